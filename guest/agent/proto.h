@@ -1,0 +1,400 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * e1000e-pp test traffic: the one definition of the pattern frame and of
+ * the receive counters, shared by the host-side peer (tools/peer) and the
+ * in-guest agent (guest/agent).  Both sides build and check frames with the
+ * functions below, so a frame the peer accepts is byte for byte a frame the
+ * agent would have built, and both report the same counter names.
+ *
+ * Pattern frame (all multi-byte fields big-endian, no FCS):
+ *
+ *   offset  size  field
+ *        0     6  destination MAC
+ *        6     6  source MAC
+ *       12     2  EtherType 0x88B5 (IEEE 802 local experimental 1)
+ *       14     4  magic 0x50504531 ("PPE1")
+ *       18     4  run id: separates test runs sharing one VM
+ *       22     4  sequence number, 0 .. count-1
+ *       26     2  frame length in bytes (as sent, FCS excluded)
+ *       28     2  reserved, 0
+ *       30     4  FNV-1a 32 of the payload
+ *       34     -  payload: byte at payload offset i is
+ *                 pp_payload_byte(run, seq, i)
+ *
+ * The length of frame seq in a run of [min, max] is pp_frame_len(): every
+ * fourth frame is min, the next is max, the others spread over the range.
+ */
+#ifndef E1000EPP_PROTO_H
+#define E1000EPP_PROTO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PP_PROTO_VERSION    1
+
+#define PP_ETHERTYPE        0x88b5
+#define PP_MAGIC            0x50504531u
+#define PP_ETH_ALEN         6
+#define PP_ETH_HLEN         14
+#define PP_OFF_MAGIC        14
+#define PP_OFF_RUN          18
+#define PP_OFF_SEQ          22
+#define PP_OFF_LEN          26
+#define PP_OFF_RSVD         28
+#define PP_OFF_CSUM         30
+#define PP_OFF_PAYLOAD      34
+#define PP_MIN_LEN          PP_OFF_PAYLOAD
+/* Largest frame either side builds: 82574L jumbo limit (9018) rounded up. */
+#define PP_MAX_LEN          16384
+/* Largest run either side tracks (one bit per sequence number). */
+#define PP_MAX_COUNT        (1u << 24)
+
+/*
+ * Agent line protocol: a request line, then "D <text>" data lines, then
+ * exactly one terminator line starting with one of these.
+ */
+#define PP_LINE_DATA        "D "
+#define PP_LINE_OK          "OK"
+#define PP_LINE_ERR         "ERR"
+
+/* Guest console marker printed by /init once the agent is running. */
+#define PP_READY_MARKER     "E1000EPP-READY"
+
+static inline void pp_put16(uint8_t *p, uint16_t v)
+{
+    p[0] = v >> 8;
+    p[1] = v;
+}
+
+static inline void pp_put32(uint8_t *p, uint32_t v)
+{
+    p[0] = v >> 24;
+    p[1] = v >> 16;
+    p[2] = v >> 8;
+    p[3] = v;
+}
+
+static inline uint16_t pp_get16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint32_t pp_get32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+           (uint32_t)p[2] << 8 | p[3];
+}
+
+/* A cheap integer mixer: neighbouring inputs give unrelated outputs. */
+static inline uint32_t pp_mix(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
+/*
+ * Byte at payload offset @off of frame @seq in run @run.  Depends on all
+ * three so that a shifted, truncated, swapped or stale buffer never passes.
+ */
+static inline uint8_t pp_payload_byte(uint32_t run, uint32_t seq,
+                                      uint32_t off)
+{
+    return pp_mix(run * 0x9e3779b1u ^ pp_mix(seq) ^ (off * 0x85ebca6bu)) >> 11;
+}
+
+static inline uint32_t pp_frame_len(uint32_t seq, uint32_t min, uint32_t max)
+{
+    uint32_t span = max - min + 1;
+
+    switch (seq % 4) {
+    case 0:
+        return min;
+    case 1:
+        return max;
+    default:
+        return min + pp_mix(seq ^ 0x5bd1e995u) % span;
+    }
+}
+
+static inline uint32_t pp_fnv1a(const uint8_t *p, size_t len)
+{
+    uint32_t h = 0x811c9dc5u;
+    size_t i;
+
+    for (i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= 0x01000193u;
+    }
+    return h;
+}
+
+/* Check a [min, max] length range; returns an error string or NULL. */
+static inline const char *pp_check_range(unsigned long min, unsigned long max)
+{
+    if (min < 60 || max > PP_MAX_LEN || min > max) {
+        return "lengths must satisfy 60 <= min <= max <= 16384";
+    }
+    return NULL;
+}
+
+/* Build frame @seq of run @run, @len bytes, into @buf (>= @len bytes). */
+static inline void pp_build(uint8_t *buf, const uint8_t *dst,
+                            const uint8_t *src, uint32_t run, uint32_t seq,
+                            uint32_t len)
+{
+    uint32_t i;
+
+    memcpy(buf, dst, PP_ETH_ALEN);
+    memcpy(buf + PP_ETH_ALEN, src, PP_ETH_ALEN);
+    pp_put16(buf + 12, PP_ETHERTYPE);
+    pp_put32(buf + PP_OFF_MAGIC, PP_MAGIC);
+    pp_put32(buf + PP_OFF_RUN, run);
+    pp_put32(buf + PP_OFF_SEQ, seq);
+    pp_put16(buf + PP_OFF_LEN, len);
+    pp_put16(buf + PP_OFF_RSVD, 0);
+    for (i = PP_OFF_PAYLOAD; i < len; i++) {
+        buf[i] = pp_payload_byte(run, seq, i - PP_OFF_PAYLOAD);
+    }
+    pp_put32(buf + PP_OFF_CSUM,
+             pp_fnv1a(buf + PP_OFF_PAYLOAD, len - PP_OFF_PAYLOAD));
+}
+
+/*
+ * Receive counters, in report order.  Names are the contract: the agent
+ * prints them as "name=value", the peer as JSON keys, pytest reads both.
+ *   good     frames of this run, first copy, every byte as built
+ *   bad      frames of this run whose length, header, MACs or payload differ
+ *   missing  sequence numbers of this run never received good (at report)
+ *   dup      further good copies of a sequence number already received
+ *   reorder  good frames that arrived after a higher sequence number
+ *   stale    pattern frames of another run
+ *   other    frames that are not pattern frames
+ *   bytes    sum of the lengths of the good frames
+ */
+#define PP_COUNTERS(X) \
+    X(good) X(bad) X(missing) X(dup) X(reorder) X(stale) X(other) X(bytes)
+
+struct pp_counters {
+#define PP_FIELD(name) uint64_t name;
+    PP_COUNTERS(PP_FIELD)
+#undef PP_FIELD
+};
+
+struct pp_rx_session {
+    bool active;
+    uint32_t run;
+    uint32_t count;
+    bool check_dst;
+    bool check_src;
+    uint8_t dst[PP_ETH_ALEN];
+    uint8_t src[PP_ETH_ALEN];
+    uint32_t highest;
+    bool any;
+    uint64_t received;      /* distinct sequence numbers received good */
+    uint8_t *seen;          /* one bit per sequence number */
+    struct pp_counters c;
+};
+
+enum pp_verdict {
+    PP_OTHER,
+    PP_STALE,
+    PP_BAD,
+    PP_DUP,
+    PP_GOOD,
+};
+
+/* Start a session; @dst/@src may be NULL (not checked).  0 or -1 (ENOMEM). */
+static inline int pp_rx_start(struct pp_rx_session *s, uint32_t run,
+                              uint32_t count, const uint8_t *dst,
+                              const uint8_t *src)
+{
+    free(s->seen);
+    memset(s, 0, sizeof(*s));
+    s->seen = calloc(count / 8 + 1, 1);
+    if (!s->seen) {
+        return -1;
+    }
+    s->active = true;
+    s->run = run;
+    s->count = count;
+    if (dst) {
+        s->check_dst = true;
+        memcpy(s->dst, dst, PP_ETH_ALEN);
+    }
+    if (src) {
+        s->check_src = true;
+        memcpy(s->src, src, PP_ETH_ALEN);
+    }
+    return 0;
+}
+
+static inline void pp_rx_stop(struct pp_rx_session *s)
+{
+    free(s->seen);
+    s->seen = NULL;
+    s->active = false;
+}
+
+/* Whether every byte of @buf is the frame pp_build() makes for its seq. */
+static inline bool pp_frame_exact(const struct pp_rx_session *s,
+                                  const uint8_t *buf, size_t len)
+{
+    uint32_t seq = pp_get32(buf + PP_OFF_SEQ);
+    size_t i;
+
+    if (len < 60 || len > PP_MAX_LEN || pp_get16(buf + PP_OFF_LEN) != len ||
+        pp_get16(buf + PP_OFF_RSVD) != 0 || seq >= s->count) {
+        return false;
+    }
+    if (s->check_dst && memcmp(buf, s->dst, PP_ETH_ALEN) != 0) {
+        return false;
+    }
+    if (s->check_src && memcmp(buf + PP_ETH_ALEN, s->src, PP_ETH_ALEN) != 0) {
+        return false;
+    }
+    if (pp_get32(buf + PP_OFF_CSUM) !=
+        pp_fnv1a(buf + PP_OFF_PAYLOAD, len - PP_OFF_PAYLOAD)) {
+        return false;
+    }
+    for (i = PP_OFF_PAYLOAD; i < len; i++) {
+        if (buf[i] != pp_payload_byte(s->run, seq, i - PP_OFF_PAYLOAD)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Account one received frame (Ethernet header first, no FCS). */
+static inline enum pp_verdict pp_rx_account(struct pp_rx_session *s,
+                                            const uint8_t *buf, size_t len)
+{
+    uint32_t seq;
+
+    if (len < PP_MIN_LEN || pp_get16(buf + 12) != PP_ETHERTYPE ||
+        pp_get32(buf + PP_OFF_MAGIC) != PP_MAGIC) {
+        s->c.other++;
+        return PP_OTHER;
+    }
+    if (pp_get32(buf + PP_OFF_RUN) != s->run) {
+        s->c.stale++;
+        return PP_STALE;
+    }
+    if (!pp_frame_exact(s, buf, len)) {
+        s->c.bad++;
+        return PP_BAD;
+    }
+    seq = pp_get32(buf + PP_OFF_SEQ);
+    if (s->seen[seq / 8] & (1u << (seq % 8))) {
+        s->c.dup++;
+        return PP_DUP;
+    }
+    s->seen[seq / 8] |= 1u << (seq % 8);
+    s->received++;
+    if (s->any && seq < s->highest) {
+        s->c.reorder++;
+    }
+    if (!s->any || seq > s->highest) {
+        s->highest = seq;
+    }
+    s->any = true;
+    s->c.good++;
+    s->c.bytes += len;
+    return PP_GOOD;
+}
+
+/* Counters as of now (missing computed from the sequence bitmap). */
+static inline struct pp_counters pp_rx_counters(const struct pp_rx_session *s)
+{
+    struct pp_counters c = s->c;
+
+    c.missing = s->count - s->received;
+    return c;
+}
+
+/* "good=1 bad=0 ..." */
+static inline void pp_counters_kv(const struct pp_counters *c, char *out,
+                                  size_t size)
+{
+    size_t n = 0;
+
+    out[0] = '\0';
+#define PP_KV(name)                                                       \
+    if (n < size) {                                                       \
+        n += snprintf(out + n, size - n, "%s%s=%llu", n ? " " : "", #name, \
+                      (unsigned long long)c->name);                       \
+    }
+    PP_COUNTERS(PP_KV)
+#undef PP_KV
+}
+
+/* {"good": 1, "bad": 0, ...} */
+static inline void pp_counters_json(const struct pp_counters *c, char *out,
+                                    size_t size)
+{
+    size_t n = 0;
+
+    n += snprintf(out, size, "{");
+#define PP_JSON(name)                                                     \
+    if (n < size) {                                                       \
+        n += snprintf(out + n, size - n, "%s\"%s\": %llu", n > 1 ? ", " : "", \
+                      #name, (unsigned long long)c->name);                \
+    }
+    PP_COUNTERS(PP_JSON)
+#undef PP_JSON
+    if (n < size) {
+        snprintf(out + n, size - n, "}");
+    }
+}
+
+/* Parse "52:54:00:12:34:56"; returns 0 or -1. */
+static inline int pp_parse_mac(const char *s, uint8_t *mac)
+{
+    unsigned int b[PP_ETH_ALEN];
+    char end;
+    int i;
+
+    if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3],
+               &b[4], &b[5], &end) != PP_ETH_ALEN) {
+        return -1;
+    }
+    for (i = 0; i < PP_ETH_ALEN; i++) {
+        mac[i] = b[i];
+    }
+    return 0;
+}
+
+static inline void pp_format_mac(const uint8_t *mac, char *out)
+{
+    sprintf(out, "%02x:%02x:%02x:%02x:%02x:%02x", mac[0], mac[1], mac[2],
+            mac[3], mac[4], mac[5]);
+}
+
+/* Parse a decimal unsigned number in [0, max]; returns 0 or -1. */
+static inline int pp_parse_u32(const char *s, uint32_t max, uint32_t *out)
+{
+    uint64_t v = 0;
+
+    if (!s || !*s) {
+        return -1;
+    }
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9') {
+            return -1;
+        }
+        v = v * 10 + (*s - '0');
+        if (v > max) {
+            return -1;
+        }
+    }
+    *out = v;
+    return 0;
+}
+
+#endif /* E1000EPP_PROTO_H */

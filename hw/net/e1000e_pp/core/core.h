@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * e1000e-pp device core: an Intel 82574L modelled in plain C.
+ *
+ * The core knows nothing of QEMU. It reaches the outside world through
+ * E1000EPPPlatform (DMA, interrupts, the wire, a virtual clock with
+ * timers, logging) and is driven through the e1000e_pp_* entry points
+ * below. The QEMU adapter, the unit tests and the benchmarks all link
+ * the same core.
+ */
+#ifndef E1000E_PP_CORE_H
+#define E1000E_PP_CORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define E1000E_PP_MSIX_VECTORS   5
+#define E1000E_PP_NVM_WORDS      64
+#define E1000E_PP_PHY_PAGES      1024
+#define E1000E_PP_PHY_REGS       32
+/* Largest frame the Tx path assembles: a 64 KiB TSO payload plus header. */
+#define E1000E_PP_TX_BUF_BYTES   (65536 + 256)
+/* Largest frame the MAC accepts with RCTL.LPE (datasheet: 9018 + tag). */
+#define E1000E_PP_MAX_FRAME      9238
+
+/* Timers the core asks the platform to run on the virtual clock. */
+typedef enum E1000EPPTimer {
+    E1000E_PP_TIMER_AUTO_RD,     /* NVM auto-read after reset completes */
+    E1000E_PP_TIMER_LINK,        /* auto-negotiation finishes */
+    E1000E_PP_TIMER_RDTR,        /* Rx packet delay */
+    E1000E_PP_TIMER_RADV,        /* Rx absolute delay */
+    E1000E_PP_TIMER_TIDV,        /* Tx packet delay */
+    E1000E_PP_TIMER_TADV,        /* Tx absolute delay */
+    E1000E_PP_TIMER_TX_KICK,     /* continue a long Tx ring walk */
+    E1000E_PP_TIMER_ITR,         /* INTx/MSI throttle window ends */
+    E1000E_PP_TIMER_EITR0,       /* MSI-X vector 0..4 throttle windows */
+    E1000E_PP_TIMER_COUNT = E1000E_PP_TIMER_EITR0 + E1000E_PP_MSIX_VECTORS,
+} E1000EPPTimer;
+
+typedef enum E1000EPPIrqMode {
+    E1000E_PP_IRQ_INTX,
+    E1000E_PP_IRQ_MSI,
+    E1000E_PP_IRQ_MSIX,
+} E1000EPPIrqMode;
+
+typedef enum E1000EPPLog {
+    E1000E_PP_LOG_GUEST_ERROR,   /* the guest programmed something invalid */
+    E1000E_PP_LOG_UNIMP,         /* a feature the model does not implement */
+} E1000EPPLog;
+
+/* The platform interface: everything the core needs from its host. */
+typedef struct E1000EPPPlatform {
+    /* Guest memory; nonzero return means the access failed. */
+    int (*dma_read)(void *opaque, uint64_t addr, void *buf, size_t len);
+    int (*dma_write)(void *opaque, uint64_t addr, const void *buf,
+                     size_t len);
+    E1000EPPIrqMode (*irq_mode)(void *opaque);
+    void (*set_intx)(void *opaque, int level);
+    /* Send one MSI (vector 0) or MSI-X message. */
+    void (*notify)(void *opaque, unsigned vector);
+    /* A frame as the wire carries it, without FCS. */
+    void (*send)(void *opaque, const uint8_t *frame, size_t len);
+    /* Rx descriptors became available: frames held upstream may flow. */
+    void (*rx_ready)(void *opaque);
+    int64_t (*now_ns)(void *opaque);
+    void (*timer_arm)(void *opaque, E1000EPPTimer timer, int64_t expire_ns);
+    void (*timer_cancel)(void *opaque, E1000EPPTimer timer);
+    void (*log)(void *opaque, E1000EPPLog kind, const char *msg);
+    /* Trace hooks; any may be NULL. */
+    void (*trace_reg)(void *opaque, int is_write, const char *name,
+                      uint32_t offset, uint32_t value);
+    void (*trace_irq)(void *opaque, const char *what, uint32_t icr,
+                      uint32_t ims, unsigned vector);
+    void (*trace_rx)(void *opaque, size_t len, uint32_t rdh,
+                     unsigned descriptors, const char *verdict);
+    void (*trace_tx)(void *opaque, size_t len, uint32_t tdh, const char *what);
+} E1000EPPPlatform;
+
+/* Tx offload context, loaded by a context descriptor (§7.2.10.2). */
+typedef struct E1000EPPTxContext {
+    uint8_t ipcss, ipcso;
+    uint16_t ipcse;
+    uint8_t tucss, tucso;
+    uint16_t tucse;
+    uint32_t paylen;
+    uint8_t tucmd;
+    uint8_t hdrlen;
+    uint16_t mss;
+} E1000EPPTxContext;
+
+/* A packet being gathered from Tx data descriptors. */
+typedef struct E1000EPPTxPacket {
+    size_t len;              /* bytes gathered (non-TSO) or in this segment */
+    bool tse;                /* TCP segmentation for this packet */
+    bool ixsm, txsm;         /* insert IP / TCP-UDP checksum */
+    bool vle;                /* insert the VLAN tag below */
+    bool ifcs;
+    uint16_t vlan;
+    bool dropping;           /* a bad descriptor poisoned this packet */
+    /* TSO state */
+    uint32_t payload_sent;   /* payload bytes already segmented */
+    uint32_t segments;
+    uint16_t ip_id;
+    uint32_t tcp_seq;
+    uint8_t header[256];
+} E1000EPPTxPacket;
+
+typedef struct E1000EPPCore {
+    const E1000EPPPlatform *plat;
+    void *opaque;
+
+    /* The register file, indexed by offset / 4. */
+    uint32_t regs[0x20000 / 4];
+
+    uint16_t nvm[E1000E_PP_NVM_WORDS];
+    uint8_t perm_mac[6];
+
+    /* BM PHY (§8.4): registers 0-15 are shared by all pages. */
+    uint16_t phy[E1000E_PP_PHY_REGS];
+    uint16_t phy_paged[E1000E_PP_PHY_PAGES][E1000E_PP_PHY_REGS - 16];
+    uint16_t phy_page;
+    bool wire_up;            /* the netdev's carrier */
+    bool autoneg_running;
+
+    /* Interrupt moderation (§7.4.4). */
+    bool itr_window;                          /* throttle window open */
+    bool itr_pending;                         /* a cause waits for it */
+    bool eitr_window[E1000E_PP_MSIX_VECTORS];
+    bool eitr_pending[E1000E_PP_MSIX_VECTORS];
+    bool intx_level;
+    bool msi_delivered;       /* MSI is edge: one message per assertion */
+    bool rdtr_armed, radv_armed, tidv_armed, tadv_armed;
+
+    /* SYSTIM: value at the last TIMINCA/SYSTIM write, and when. */
+    uint64_t systim_base;
+    int64_t systim_base_ns;
+    uint32_t systimh_latch;
+    uint32_t txstmph_latch, rxstmph_latch;
+
+    /* Transmit */
+    E1000EPPTxContext txctx;
+    E1000EPPTxPacket txpkt;
+    uint8_t txbuf[E1000E_PP_TX_BUF_BYTES];
+
+    /* Receive scratch: one frame with VLAN tag and FCS. */
+    uint8_t rxbuf[E1000E_PP_MAX_FRAME + 8];
+
+    /* Rate limiting of log messages: one per register and kind. */
+    uint8_t logged[0x20000 / 4];
+
+    bool bus_master;         /* PCI COMMAND.BME */
+    uint64_t dma_errors;
+} E1000EPPCore;
+
+/* Lifecycle */
+void e1000e_pp_core_init(E1000EPPCore *c, const E1000EPPPlatform *plat,
+                         void *opaque, const uint8_t mac[6]);
+void e1000e_pp_core_reset(E1000EPPCore *c);    /* power-on reset */
+
+/* BAR0 / IOADDR access; offsets are byte offsets into BAR0. */
+uint32_t e1000e_pp_read(E1000EPPCore *c, uint32_t offset);
+void e1000e_pp_write(E1000EPPCore *c, uint32_t offset, uint32_t value);
+
+/* The wire */
+bool e1000e_pp_can_receive(E1000EPPCore *c);
+/* Returns true if the frame was consumed (delivered or dropped). */
+bool e1000e_pp_receive(E1000EPPCore *c, const uint8_t *frame, size_t len);
+void e1000e_pp_set_link(E1000EPPCore *c, bool up);
+
+/* Timers */
+void e1000e_pp_timer_fired(E1000EPPCore *c, E1000EPPTimer timer);
+
+/* Bus mastering was switched off or on (PCI COMMAND.BME). */
+void e1000e_pp_bus_master(E1000EPPCore *c, bool enabled);
+
+/* Re-evaluate the interrupt line, e.g. after the IRQ mode changed. */
+void e1000e_pp_irq_update(E1000EPPCore *c);
+
+#endif

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The NVM (§5.x, §6 "NVM Map") and its register interfaces EECD, EERD
+ * and EEWR. The image is a 64-word SPI EEPROM whose words 0x00-0x3F sum
+ * to 0xBABA (§6.1.x "Checksum Word"); Linux validates that at probe.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+/* Words the Linux driver reads besides the MAC address (§6.1). */
+#define NVM_MAC_WORDS           3
+#define NVM_COMPAT              0x03
+#define NVM_ID_LED              0x04
+#define NVM_VERSION             0x05
+#define NVM_PBA_0               0x08
+#define NVM_PBA_1               0x09
+#define NVM_SUBSYS_ID           0x0b
+#define NVM_SUBSYS_VENDOR       0x0c
+#define NVM_DEVICE_ID           0x0d
+#define NVM_VENDOR_ID           0x0e
+#define NVM_INIT_CTRL2          0x0f
+#define NVM_ALT_MAC_PTR         0x37
+#define NVM_CHECKSUM            0x3f
+#define NVM_SUM                 0xbaba
+
+static void nvm_fix_checksum(E1000EPPCore *c)
+{
+    uint16_t sum = 0;
+    int i;
+
+    for (i = 0; i < NVM_CHECKSUM; i++) {
+        sum += c->nvm[i];
+    }
+    c->nvm[NVM_CHECKSUM] = (uint16_t)(NVM_SUM - sum);
+}
+
+void e1000e_pp_nvm_init(E1000EPPCore *c, const uint8_t mac[6])
+{
+    int i;
+
+    memset(c->nvm, 0, sizeof(c->nvm));
+    for (i = 0; i < NVM_MAC_WORDS; i++) {
+        c->nvm[i] = get_le16(mac + 2 * i);
+    }
+    /* 0xffff: no ID LED override; the driver uses its 82574 default. */
+    c->nvm[NVM_ID_LED] = 0xffff;
+    /* Image version 1.8-0, shown as the firmware version by ethtool -i. */
+    c->nvm[NVM_VERSION] = 0x1080;
+    /* Printed at probe as the PBA number. */
+    c->nvm[NVM_PBA_0] = 0xe469;
+    c->nvm[NVM_PBA_1] = 0x8105;
+    c->nvm[NVM_SUBSYS_ID] = 0x0000;
+    c->nvm[NVM_SUBSYS_VENDOR] = 0x8086;
+    c->nvm[NVM_DEVICE_ID] = 0x10d3;
+    c->nvm[NVM_VENDOR_ID] = 0x8086;
+    /*
+     * Initialization Control 2: PAUSE (bit 12) advertises symmetric flow
+     * control. Bits 14:13 (MNGM) stay 0: no manageability firmware.
+     */
+    c->nvm[NVM_INIT_CTRL2] = 0x1000;
+    /* No alternate MAC address block. */
+    c->nvm[NVM_ALT_MAC_PTR] = 0xffff;
+    nvm_fix_checksum(c);
+}
+
+uint32_t e1000e_pp_eecd_read(E1000EPPCore *c, uint32_t off)
+{
+    uint32_t v = REG(c, EECD) & (EECD_AUTO_RD | EECD_REQ | EECD_AUPDEN);
+
+    /* No firmware competes for the NVM: a request is granted at once. */
+    if (v & EECD_REQ) {
+        v |= EECD_GNT;
+    }
+    /* Size field (14:11) = 0 and type (16:15) = 0: 64-word SPI EEPROM. */
+    return v | EECD_PRES;
+}
+
+void e1000e_pp_eecd_write(E1000EPPCore *c, uint32_t off, uint32_t val)
+{
+    uint32_t keep = REG(c, EECD) & EECD_AUTO_RD;
+
+    if (val & (EECD_SK | EECD_CS | EECD_DI)) {
+        e1000e_pp_log(c, E1000E_PP_LOG_UNIMP, off,
+                      "EECD bit-banged SPI access 0x%08x; use EERD/EEWR",
+                      val);
+    }
+    REG(c, EECD) = keep | (val & (EECD_REQ | EECD_AUPDEN));
+}
+
+static bool nvm_addr(E1000EPPCore *c, uint32_t off, uint32_t val,
+                     unsigned *addr)
+{
+    *addr = (val >> EERD_ADDR_SHIFT) & EERD_ADDR_MASK;
+    if (*addr >= E1000E_PP_NVM_WORDS) {
+        e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, off,
+                      "NVM word 0x%x beyond the %d-word EEPROM",
+                      *addr, E1000E_PP_NVM_WORDS);
+        return false;
+    }
+    return true;
+}
+
+void e1000e_pp_eerd_write(E1000EPPCore *c, uint32_t off, uint32_t val)
+{
+    unsigned addr;
+    uint32_t data = 0;
+
+    if (!(val & EERD_START)) {
+        REG(c, EERD) = val & ~EERD_DONE;
+        return;
+    }
+    /* §10.2.2.5: out-of-range reads complete with data 0. */
+    if (nvm_addr(c, off, val, &addr)) {
+        data = c->nvm[addr];
+    }
+    REG(c, EERD) = (data << EERD_DATA_SHIFT) |
+                   ((val >> EERD_ADDR_SHIFT) & EERD_ADDR_MASK) <<
+                   EERD_ADDR_SHIFT | EERD_DONE;
+}
+
+void e1000e_pp_eewr_write(E1000EPPCore *c, uint32_t off, uint32_t val)
+{
+    unsigned addr;
+
+    if ((val & EERD_START) && nvm_addr(c, off, val, &addr)) {
+        c->nvm[addr] = (uint16_t)(val >> EERD_DATA_SHIFT);
+    }
+    REG(c, EEWR) = (val & ~EERD_START) | EERD_DONE;
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Statistics (82574L §10.2.7). Every counter is clear-on-read (handled by
+ * the register table); counters saturate instead of wrapping (§10.2.7:
+ * "the counters stick at all ones").
+ */
+#include "internal.h"
+
+void e1000e_pp_stat_inc(E1000EPPCore *c, uint32_t off)
+{
+    if (REG(c, off) != UINT32_MAX) {
+        REG(c, off)++;
+    }
+}
+
+void e1000e_pp_stat_add64(E1000EPPCore *c, uint32_t lo, uint64_t n)
+{
+    uint64_t v = REG(c, lo) | (uint64_t)REG(c, lo + 4) << 32;
+
+    v = v + n < v ? UINT64_MAX : v + n;
+    REG(c, lo) = (uint32_t)v;
+    REG(c, lo + 4) = (uint32_t)(v >> 32);
+}
+
+/* Size buckets PRC64..PRC1522 / PTC64..PTC1522 count the wire length. */
+static void size_bucket(E1000EPPCore *c, uint32_t base64, size_t len)
+{
+    static const size_t limits[] = { 64, 127, 255, 511, 1023, 1522 };
+    unsigned i;
+
+    for (i = 0; i < ARRAY_LEN(limits); i++) {
+        if (len <= limits[i]) {
+            e1000e_pp_stat_inc(c, base64 + 4 * i);
+            return;
+        }
+    }
+}
+
+static bool is_broadcast(const uint8_t *da)
+{
+    return (da[0] & da[1] & da[2] & da[3] & da[4] & da[5]) == 0xff;
+}
+
+/* wire_len includes the 4-byte FCS, as the hardware counts octets. */
+void e1000e_pp_stats_rx_good(E1000EPPCore *c, const uint8_t *frame,
+                             size_t wire_len)
+{
+    e1000e_pp_stat_inc(c, GPRC);
+    e1000e_pp_stat_inc(c, TPR);
+    e1000e_pp_stat_add64(c, GORCL, wire_len);
+    e1000e_pp_stat_add64(c, TORL, wire_len);
+    size_bucket(c, PRC64, wire_len);
+    if (is_broadcast(frame)) {
+        e1000e_pp_stat_inc(c, BPRC);
+    } else if (frame[0] & 1) {
+        e1000e_pp_stat_inc(c, MPRC);
+    }
+}
+
+void e1000e_pp_stats_tx_good(E1000EPPCore *c, const uint8_t *frame,
+                             size_t wire_len)
+{
+    e1000e_pp_stat_inc(c, GPTC);
+    e1000e_pp_stat_inc(c, TPT);
+    e1000e_pp_stat_add64(c, GOTCL, wire_len);
+    e1000e_pp_stat_add64(c, TOTL, wire_len);
+    size_bucket(c, PTC64, wire_len);
+    if (is_broadcast(frame)) {
+        e1000e_pp_stat_inc(c, BPTC);
+    } else if (frame[0] & 1) {
+        e1000e_pp_stat_inc(c, MPTC);
+    }
+}

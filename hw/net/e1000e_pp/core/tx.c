@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Transmit (82574L §7.2): the descriptor ring, legacy, context and data
+ * descriptors, checksum insertion and TCP segmentation driven by the
+ * context descriptor fields, VLAN insertion and short-packet padding.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+#define TXD_CMD_EOP     (1u << 0)
+#define TXD_CMD_IFCS    (1u << 1)
+#define TXD_CMD_IC      (1u << 2)   /* legacy: insert checksum */
+#define TXD_CMD_TSE     (1u << 2)   /* data: TCP segmentation */
+#define TXD_CMD_RS      (1u << 3)
+#define TXD_CMD_DEXT    (1u << 5)
+#define TXD_CMD_VLE     (1u << 6)
+#define TXD_CMD_IDE     (1u << 7)
+#define TXD_STA_DD      (1u << 0)
+#define TXD_DTYP_CONTEXT 0
+#define TXD_DTYP_DATA   1
+#define TXD_POPTS_IXSM  (1u << 0)
+#define TXD_POPTS_TXSM  (1u << 1)
+#define TUCMD_TCP       (1u << 0)
+#define TUCMD_IP        (1u << 1)   /* IPv4 (else IPv6) */
+#define TUCMD_TSE       (1u << 2)
+
+#define TCP_FIN         0x01
+#define TCP_PSH         0x08
+#define TCP_CWR         0x80
+
+#define ETH_ZLEN        60
+#define ETH_FCS_LEN     4
+/* Bytes kept free before the frame so a VLAN tag can be inserted. */
+#define TX_HEADROOM     4
+/* Descriptors handled per register write or timer slice. */
+#define TX_BUDGET       256
+/* §7.2.x: without TSO the 82574 sends at most a 16 KB packet. */
+#define TX_MAX_PLAIN    16384
+
+static uint8_t *tx_frame(E1000EPPCore *c)
+{
+    return c->txbuf + TX_HEADROOM;
+}
+
+#define TX_ROOM (E1000E_PP_TX_BUF_BYTES - TX_HEADROOM)
+
+void e1000e_pp_tx_reset(E1000EPPCore *c)
+{
+    memset(&c->txctx, 0, sizeof(c->txctx));
+    memset(&c->txpkt, 0, sizeof(c->txpkt));
+}
+
+static void tx_trace(E1000EPPCore *c, size_t len, const char *what)
+{
+    if (c->plat->trace_tx) {
+        c->plat->trace_tx(c->opaque, len, REG(c, TDH), what);
+    }
+}
+
+/* Store ~sum(buf[start..end)) at buf[at]; end == 0 means the packet end. */
+static void insert_csum(uint8_t *buf, size_t len, size_t start, size_t end,
+                        size_t at, uint32_t extra)
+{
+    uint32_t sum;
+
+    if (!end || end >= len) {
+        end = len;
+    } else {
+        end++;      /* IPCSE/TUCSE name the last byte included */
+    }
+    if (start >= end || at + 2 > len) {
+        return;
+    }
+    sum = e1000e_pp_csum_add(extra, buf + start, end - start);
+    put_be16(buf + at, (uint16_t)~e1000e_pp_csum_fold(sum));
+}
+
+/* Put the frame on the wire with the VLAN tag and padding applied. */
+static void tx_emit(E1000EPPCore *c, size_t len)
+{
+    E1000EPPTxPacket *p = &c->txpkt;
+    uint8_t *f = tx_frame(c);
+
+    if (len < 14) {
+        e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, TDT,
+                      "Tx packet of %zu bytes has no Ethernet header", len);
+        return;
+    }
+    if (p->vle && (REG(c, CTRL) & CTRL_VME)) {
+        /* §7.2.x: the tag goes after the addresses, VET as its type. */
+        memmove(f - 4, f, 12);
+        f -= 4;
+        put_be16(f + 12, (uint16_t)REG(c, VET));
+        put_be16(f + 14, p->vlan);
+        len += 4;
+    }
+    if (len < ETH_ZLEN && (REG(c, TCTL) & TCTL_PSP)) {
+        memset(f + len, 0, ETH_ZLEN - len);
+        len = ETH_ZLEN;
+    }
+    e1000e_pp_stats_tx_good(c, f, len + ETH_FCS_LEN);
+    tx_trace(c, len, "send");
+    c->plat->send(c->opaque, f, len);
+    if (f != tx_frame(c)) {
+        /* Undo the tag so a following TSO segment finds its header. */
+        memmove(tx_frame(c), f, 12);
+    }
+}
+
+/* Plain packet: offloads from the legacy CSO/CSS or the context. */
+static void tx_finish_plain(E1000EPPCore *c, size_t len, uint8_t legacy_cso,
+                            uint8_t legacy_css, bool legacy_ic)
+{
+    E1000EPPTxPacket *p = &c->txpkt;
+    E1000EPPTxContext *x = &c->txctx;
+    uint8_t *f = tx_frame(c);
+
+    if (legacy_ic) {
+        insert_csum(f, len, legacy_css, 0, legacy_cso, 0);
+    }
+    if (p->ixsm) {
+        insert_csum(f, len, x->ipcss, x->ipcse, x->ipcso, 0);
+    }
+    if (p->txsm) {
+        insert_csum(f, len, x->tucss, x->tucse, x->tucso, 0);
+    }
+    tx_emit(c, len);
+}
+
+/* One TSO segment: the saved header fixed up, then `pay` payload bytes. */
+static void tx_emit_segment(E1000EPPCore *c, uint32_t pay, bool last)
+{
+    E1000EPPTxPacket *p = &c->txpkt;
+    E1000EPPTxContext *x = &c->txctx;
+    uint8_t *f = tx_frame(c);
+    size_t hl = x->hdrlen, len = hl + pay;
+    size_t l4 = x->tucss;
+
+    memcpy(f, p->header, hl);
+    if (x->tucmd & TUCMD_IP) {
+        if (x->ipcss + 6u <= hl) {
+            put_be16(f + x->ipcss + 2, (uint16_t)(len - x->ipcss));
+            put_be16(f + x->ipcss + 4, (uint16_t)(p->ip_id + p->segments));
+        }
+        if (x->ipcso + 2u <= hl) {
+            put_be16(f + x->ipcso, 0);
+            insert_csum(f, len, x->ipcss, x->ipcse ? x->ipcse : hl - 1,
+                        x->ipcso, 0);
+        }
+    } else if (x->ipcss + 6u <= hl) {
+        put_be16(f + x->ipcss + 4, (uint16_t)(len - x->ipcss - 40));
+    }
+    if ((x->tucmd & TUCMD_TCP) && l4 + 14u <= hl) {
+        put_be32(f + l4 + 4, p->tcp_seq + p->payload_sent);
+        if (!last) {
+            f[l4 + 13] &= ~(TCP_FIN | TCP_PSH);
+        }
+        if (p->segments) {
+            f[l4 + 13] &= ~TCP_CWR;
+        }
+    } else if (!(x->tucmd & TUCMD_TCP) && l4 + 6u <= hl) {
+        put_be16(f + l4 + 4, (uint16_t)(len - l4));
+    }
+    /*
+     * The L4 checksum field holds the pseudo-header sum without the
+     * length (as Linux seeds it for TSO); the device adds this segment's
+     * L4 length and sums the segment.
+     */
+    if (p->txsm && l4 < len) {
+        insert_csum(f, len, l4, 0, x->tucso, (uint32_t)(len - l4));
+    }
+    tx_emit(c, len);
+    p->payload_sent += pay;
+    p->segments++;
+    e1000e_pp_stat_inc(c, TSCTC);
+}
+
+/* Feed data bytes of a TSO packet; emits a segment per MSS. */
+static void tx_tso_data(E1000EPPCore *c, const uint8_t *data, size_t n)
+{
+    E1000EPPTxPacket *p = &c->txpkt;
+    E1000EPPTxContext *x = &c->txctx;
+
+    while (n) {
+        size_t take;
+
+        if (p->len < x->hdrlen) {
+            take = x->hdrlen - p->len < n ? x->hdrlen - p->len : n;
+            memcpy(p->header + p->len, data, take);
+            if (p->len + take == x->hdrlen && x->tucss + 8u <= x->hdrlen) {
+                p->ip_id = get_be16(p->header + x->ipcss + 4);
+                p->tcp_seq = get_be32(p->header + x->tucss + 4);
+            }
+        } else {
+            size_t room = x->hdrlen + x->mss - p->len;
+            take = room < n ? room : n;
+            memcpy(tx_frame(c) + p->len, data, take);
+        }
+        p->len += take;
+        data += take;
+        n -= take;
+        if (p->len == (size_t)x->hdrlen + x->mss &&
+            p->payload_sent + x->mss < x->paylen) {
+            tx_emit_segment(c, x->mss, false);
+            p->len = x->hdrlen;
+        }
+    }
+}
+
+static void tx_packet_done(E1000EPPCore *c)
+{
+    memset(&c->txpkt, 0, sizeof(c->txpkt));
+}
+
+/* Gather one buffer; returns false when the packet must be dropped. */
+static bool tx_gather(E1000EPPCore *c, uint64_t addr, size_t len)
+{
+    E1000EPPTxPacket *p = &c->txpkt;
+
+    if (p->dropping || !len) {
+        return true;
+    }
+    if (p->tse) {
+        uint8_t chunk[2048];
+        while (len) {
+            size_t n = len < sizeof(chunk) ? len : sizeof(chunk);
+            if (!e1000e_pp_dma_read(c, addr, chunk, n)) {
+                return false;
+            }
+            tx_tso_data(c, chunk, n);
+            addr += n;
+            len -= n;
+        }
+        return true;
+    }
+    if (p->len + len > TX_MAX_PLAIN || p->len + len > TX_ROOM) {
+        e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, TDT,
+                      "Tx packet exceeds %d bytes; dropped", TX_MAX_PLAIN);
+        return false;
+    }
+    if (!e1000e_pp_dma_read(c, addr, tx_frame(c) + p->len, len)) {
+        return false;
+    }
+    p->len += len;
+    return true;
+}
+
+static bool tso_context_valid(E1000EPPCore *c)
+{
+    E1000EPPTxContext *x = &c->txctx;
+
+    if (!x->mss || !x->hdrlen || x->tucss >= x->hdrlen ||
+        x->ipcss >= x->hdrlen ||
+        (size_t)x->hdrlen + x->mss > TX_ROOM) {
+        e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, TDT,
+                      "TSO context invalid: HDRLEN %u MSS %u TUCSS %u",
+                      x->hdrlen, x->mss, x->tucss);
+        return false;
+    }
+    return true;
+}
+
+static void tx_load_context(E1000EPPCore *c, const uint8_t *d)
+{
+    E1000EPPTxContext *x = &c->txctx;
+
+    x->ipcss = d[0];
+    x->ipcso = d[1];
+    x->ipcse = get_le16(d + 2);
+    x->tucss = d[4];
+    x->tucso = d[5];
+    x->tucse = get_le16(d + 6);
+    x->paylen = get_le32(d + 8) & 0xfffff;
+    x->tucmd = d[11];
+    x->hdrlen = d[13];
+    x->mss = get_le16(d + 14);
+}
+
+/* Process one descriptor; returns whether it asked for a write-back. */
+static bool tx_descriptor(E1000EPPCore *c, uint8_t *d, bool *ide)
+{
+    E1000EPPTxPacket *p = &c->txpkt;
+    uint32_t dw2 = get_le32(d + 8);
+    uint8_t cmd = dw2 >> 24;
+    bool ext = cmd & TXD_CMD_DEXT;
+    unsigned dtyp = (dw2 >> 20) & 0xf;
+    size_t len;
+
+    if (ext && dtyp == TXD_DTYP_CONTEXT) {
+        tx_load_context(c, d);
+        *ide = cmd & TXD_CMD_IDE;
+        return cmd & TXD_CMD_RS;
+    }
+    if (ext && dtyp != TXD_DTYP_DATA) {
+        e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, TDT,
+                      "Tx descriptor type %u is reserved; skipped", dtyp);
+        return cmd & TXD_CMD_RS;
+    }
+    len = ext ? (dw2 & 0xfffff) : (dw2 & 0xffff);
+    if (p->len == 0 && !p->tse && !p->dropping) {
+        /* First descriptor of a packet sets its options. */
+        p->vle = cmd & TXD_CMD_VLE;
+        p->vlan = get_le16(d + 14);
+        p->ifcs = cmd & TXD_CMD_IFCS;
+        if (ext) {
+            p->ixsm = d[13] & TXD_POPTS_IXSM;
+            p->txsm = d[13] & TXD_POPTS_TXSM;
+            p->tse = (cmd & TXD_CMD_TSE) && (c->txctx.tucmd & TUCMD_TSE);
+            if (p->tse && !tso_context_valid(c)) {
+                p->tse = false;
+                p->dropping = true;
+            }
+        }
+    }
+    if (!tx_gather(c, get_le64(d), len)) {
+        p->dropping = true;
+    }
+    *ide = cmd & TXD_CMD_IDE;
+    if (cmd & TXD_CMD_EOP) {
+        if (p->dropping) {
+            tx_trace(c, p->len, "drop");
+        } else if (p->tse) {
+            if (p->len > c->txctx.hdrlen || !p->segments) {
+                tx_emit_segment(c, p->len > c->txctx.hdrlen ?
+                                (uint32_t)(p->len - c->txctx.hdrlen) : 0,
+                                true);
+            }
+        } else {
+            tx_finish_plain(c, p->len, d[10], d[13],
+                            !ext && (cmd & TXD_CMD_IC));
+        }
+        tx_packet_done(c);
+    }
+    return cmd & TXD_CMD_RS;
+}
+
+void e1000e_pp_tx_run(E1000EPPCore *c)
+{
+    uint32_t n = (REG(c, TDLEN) & 0xfff80) / 16;
+    uint64_t base = (uint64_t)REG(c, TDBAH) << 32 | (REG(c, TDBAL) & ~0xfu);
+    bool wrote_back = false, ide_all = true;
+    unsigned budget;
+
+    if (!(REG(c, TCTL) & TCTL_EN) || !e1000e_pp_link_up(c) ||
+        !c->bus_master) {
+        return;
+    }
+    if (REG(c, TDH) == REG(c, TDT)) {
+        return;
+    }
+    if (!n || REG(c, TDH) >= n || REG(c, TDT) >= n) {
+        e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, TDT,
+                      "Tx ring: TDH %u / TDT %u outside a %u-entry ring",
+                      REG(c, TDH), REG(c, TDT), n);
+        return;
+    }
+    for (budget = 0; REG(c, TDH) != REG(c, TDT); budget++) {
+        uint64_t daddr = base + (uint64_t)REG(c, TDH) * 16;
+        uint8_t d[16];
+        bool ide = false;
+
+        if (budget == TX_BUDGET) {
+            /* Leave the rest to a timer so one write stays bounded. */
+            e1000e_pp_arm(c, E1000E_PP_TIMER_TX_KICK, 0);
+            break;
+        }
+        if (!e1000e_pp_dma_read(c, daddr, d, 16)) {
+            e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, TDH,
+                          "Tx descriptor read at TDH %u failed; ring stopped",
+                          REG(c, TDH));
+            return;
+        }
+        if (tx_descriptor(c, d, &ide)) {
+            /* §7.2.3: RS asks for DD in the descriptor's status. */
+            d[12] |= TXD_STA_DD;
+            if (!e1000e_pp_dma_write(c, daddr + 12, d + 12, 1)) {
+                return;
+            }
+            wrote_back = true;
+            ide_all = ide_all && ide;
+        }
+        REG(c, TDH) = REG(c, TDH) + 1 >= n ? 0 : REG(c, TDH) + 1;
+    }
+    if (wrote_back) {
+        e1000e_pp_tx_delay_start(c, ide_all);
+    }
+    if (REG(c, TDH) == REG(c, TDT)) {
+        e1000e_pp_raise(c, ICR_TXQE);
+    }
+}
+
+void e1000e_pp_tdt_write(E1000EPPCore *c, uint32_t off, uint32_t val)
+{
+    REG(c, TDT) = val & 0xffff;
+    e1000e_pp_tx_run(c);
+}
+
+void e1000e_pp_tctl_write(E1000EPPCore *c, uint32_t off, uint32_t val)
+{
+    REG(c, TCTL) = val;
+    e1000e_pp_tx_run(c);
+}

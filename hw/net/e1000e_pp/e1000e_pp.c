@@ -1,0 +1,568 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * e1000e-pp: QEMU adapter for the 82574L device core.
+ *
+ * Everything PCI lives here: the QOM type, configuration space and its
+ * capabilities (PM, MSI, PCIe, MSI-X, AER, DSN), the four BARs, the
+ * netdev, timers and DMA. The device behaviour is in core/, which sees
+ * QEMU only through the E1000EPPPlatform callbacks below.
+ */
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qemu/timer.h"
+#include "qemu/units.h"
+#include "qapi/error.h"
+#include "hw/pci/pci_device.h"
+#include "hw/pci/pcie.h"
+#include "hw/pci/msi.h"
+#include "hw/pci/msix.h"
+#include "hw/qdev-properties.h"
+#include "migration/vmstate.h"
+#include "net/net.h"
+#include "system/dma.h"
+#include "system/system.h"
+#include "trace.h"
+
+#include "core/core.h"
+
+#define TYPE_E1000E_PP "e1000e-pp"
+OBJECT_DECLARE_SIMPLE_TYPE(E1000EPPState, E1000E_PP)
+
+/* BAR layout of the 82574L (§9.x "PCI configuration"). */
+#define BAR_MMIO            0
+#define BAR_FLASH           1
+#define BAR_IO              2
+#define BAR_MSIX            3
+#define MMIO_SIZE           (128 * KiB)
+#define FLASH_SIZE          (128 * KiB)
+#define IO_SIZE             32
+#define MSIX_SIZE           (16 * KiB)
+#define MSIX_TABLE_OFFSET   0x0000
+#define MSIX_PBA_OFFSET     0x2000
+
+/* Capability offsets in configuration space, as the 82574L lays them. */
+#define CAP_PM              0xc8
+#define CAP_MSI             0xd0
+#define CAP_PCIE            0xe0
+#define CAP_MSIX            0xa0
+#define EXTCAP_AER          0x100
+#define EXTCAP_DSN          0x140
+
+/* I/O BAR: IOADDR selects a register, IODATA accesses it (§9.x). */
+#define IOADDR              0x0
+#define IODATA              0x4
+
+/* Lets a QEMU timer callback know which core timer fired. */
+typedef struct TimerSlot {
+    E1000EPPState *s;
+    E1000EPPTimer id;
+} TimerSlot;
+
+struct E1000EPPState {
+    PCIDevice parent_obj;
+
+    NICState *nic;
+    NICConf conf;
+    MemoryRegion mmio, flash, io, msix;
+    QEMUTimer *timers[E1000E_PP_TIMER_COUNT];
+    TimerSlot timer_slots[E1000E_PP_TIMER_COUNT];
+    uint32_t ioaddr;
+
+    /* Power management (PCI PM 1.2): PMCSR.PowerState, read back. */
+    uint8_t pm_state;
+    uint64_t pm_violations;
+
+    E1000EPPCore core;
+};
+
+/* ---- platform callbacks: one-liners onto QEMU ---- */
+
+static int plat_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
+{
+    return pci_dma_read(PCI_DEVICE(opaque), addr, buf, len) != MEMTX_OK;
+}
+
+static int plat_dma_write(void *opaque, uint64_t addr, const void *buf,
+                          size_t len)
+{
+    return pci_dma_write(PCI_DEVICE(opaque), addr, buf, len) != MEMTX_OK;
+}
+
+static E1000EPPIrqMode plat_irq_mode(void *opaque)
+{
+    PCIDevice *d = PCI_DEVICE(opaque);
+
+    return msix_enabled(d) ? E1000E_PP_IRQ_MSIX :
+           msi_enabled(d) ? E1000E_PP_IRQ_MSI : E1000E_PP_IRQ_INTX;
+}
+
+static void plat_set_intx(void *opaque, int level)
+{
+    pci_set_irq(PCI_DEVICE(opaque), level);
+}
+
+static void plat_notify(void *opaque, unsigned vector)
+{
+    E1000EPPState *s = opaque;
+    PCIDevice *d = PCI_DEVICE(s);
+
+    if (s->pm_state != 0) {
+        s->pm_violations++;
+        trace_e1000e_pp_pm_violation("interrupt", vector);
+        return;
+    }
+    if (msix_enabled(d)) {
+        msix_notify(d, vector);
+    } else if (msi_enabled(d)) {
+        msi_notify(d, vector);
+    }
+}
+
+static void plat_send(void *opaque, const uint8_t *frame, size_t len)
+{
+    E1000EPPState *s = opaque;
+
+    qemu_send_packet(qemu_get_queue(s->nic), frame, len);
+}
+
+static void plat_rx_ready(void *opaque)
+{
+    E1000EPPState *s = opaque;
+
+    qemu_flush_queued_packets(qemu_get_queue(s->nic));
+}
+
+static int64_t plat_now_ns(void *opaque)
+{
+    return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+}
+
+static void plat_timer_arm(void *opaque, E1000EPPTimer t, int64_t expire)
+{
+    timer_mod(((E1000EPPState *)opaque)->timers[t], expire);
+}
+
+static void plat_timer_cancel(void *opaque, E1000EPPTimer t)
+{
+    timer_del(((E1000EPPState *)opaque)->timers[t]);
+}
+
+static void plat_log(void *opaque, E1000EPPLog kind, const char *msg)
+{
+    qemu_log_mask(kind == E1000E_PP_LOG_GUEST_ERROR ? LOG_GUEST_ERROR :
+                  LOG_UNIMP, "e1000e-pp: %s\n", msg);
+}
+
+static void plat_trace_reg(void *opaque, int is_write, const char *name,
+                           uint32_t offset, uint32_t value)
+{
+    if (is_write) {
+        trace_e1000e_pp_reg_write(name, offset, value);
+    } else {
+        trace_e1000e_pp_reg_read(name, offset, value);
+    }
+}
+
+static void plat_trace_irq(void *opaque, const char *what, uint32_t icr,
+                           uint32_t ims, unsigned vector)
+{
+    trace_e1000e_pp_irq(what, icr, ims, vector);
+}
+
+static void plat_trace_rx(void *opaque, size_t len, uint32_t rdh,
+                          unsigned descriptors, const char *verdict)
+{
+    trace_e1000e_pp_rx(len, rdh, descriptors, verdict);
+}
+
+static void plat_trace_tx(void *opaque, size_t len, uint32_t tdh,
+                          const char *what)
+{
+    trace_e1000e_pp_tx(len, tdh, what);
+}
+
+static const E1000EPPPlatform e1000e_pp_platform = {
+    .dma_read = plat_dma_read,
+    .dma_write = plat_dma_write,
+    .irq_mode = plat_irq_mode,
+    .set_intx = plat_set_intx,
+    .notify = plat_notify,
+    .send = plat_send,
+    .rx_ready = plat_rx_ready,
+    .now_ns = plat_now_ns,
+    .timer_arm = plat_timer_arm,
+    .timer_cancel = plat_timer_cancel,
+    .log = plat_log,
+    .trace_reg = plat_trace_reg,
+    .trace_irq = plat_trace_irq,
+    .trace_rx = plat_trace_rx,
+    .trace_tx = plat_trace_tx,
+};
+
+/* ---- timers ---- */
+
+static void e1000e_pp_timer_cb(void *opaque)
+{
+    TimerSlot *slot = opaque;
+
+    e1000e_pp_timer_fired(&slot->s->core, slot->id);
+}
+
+/* ---- BARs ---- */
+
+/* In D3hot the function answers all-ones and ignores writes (PCI PM). */
+static bool e1000e_pp_in_d0(E1000EPPState *s, const char *what, hwaddr addr)
+{
+    if (s->pm_state == 0) {
+        return true;
+    }
+    s->pm_violations++;
+    trace_e1000e_pp_pm_violation(what, addr);
+    return false;
+}
+
+static uint64_t e1000e_pp_mmio_read(void *opaque, hwaddr addr, unsigned size)
+{
+    E1000EPPState *s = opaque;
+
+    if (!e1000e_pp_in_d0(s, "mmio-read", addr)) {
+        return UINT32_MAX;
+    }
+    return e1000e_pp_read(&s->core, addr);
+}
+
+static void e1000e_pp_mmio_write(void *opaque, hwaddr addr, uint64_t val,
+                                 unsigned size)
+{
+    E1000EPPState *s = opaque;
+
+    if (e1000e_pp_in_d0(s, "mmio-write", addr)) {
+        e1000e_pp_write(&s->core, addr, val);
+    }
+}
+
+static const MemoryRegionOps e1000e_pp_mmio_ops = {
+    .read = e1000e_pp_mmio_read,
+    .write = e1000e_pp_mmio_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .impl = {
+        .min_access_size = 4,
+        .max_access_size = 4,
+    },
+};
+
+static uint64_t e1000e_pp_io_read(void *opaque, hwaddr addr, unsigned size)
+{
+    E1000EPPState *s = opaque;
+
+    if (!e1000e_pp_in_d0(s, "io-read", addr)) {
+        return UINT32_MAX;
+    }
+    switch (addr) {
+    case IOADDR:
+        return s->ioaddr;
+    case IODATA:
+        /* IOADDR 0x00000-0x1ffff reaches the CSRs; the rest is flash. */
+        if (s->ioaddr < MMIO_SIZE) {
+            return e1000e_pp_read(&s->core, s->ioaddr);
+        }
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "e1000e-pp: IODATA read, IOADDR 0x%x is not a CSR\n",
+                      s->ioaddr);
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+static void e1000e_pp_io_write(void *opaque, hwaddr addr, uint64_t val,
+                               unsigned size)
+{
+    E1000EPPState *s = opaque;
+
+    if (!e1000e_pp_in_d0(s, "io-write", addr)) {
+        return;
+    }
+    switch (addr) {
+    case IOADDR:
+        s->ioaddr = val;
+        break;
+    case IODATA:
+        if (s->ioaddr < MMIO_SIZE) {
+            e1000e_pp_write(&s->core, s->ioaddr, val);
+        } else {
+            qemu_log_mask(LOG_GUEST_ERROR,
+                          "e1000e-pp: IODATA write, IOADDR 0x%x is not a "
+                          "CSR\n", s->ioaddr);
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+static const MemoryRegionOps e1000e_pp_io_ops = {
+    .read = e1000e_pp_io_read,
+    .write = e1000e_pp_io_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .impl = {
+        .min_access_size = 4,
+        .max_access_size = 4,
+    },
+};
+
+/* ---- netdev ---- */
+
+static bool e1000e_pp_nc_can_receive(NetClientState *nc)
+{
+    E1000EPPState *s = qemu_get_nic_opaque(nc);
+
+    return s->pm_state == 0 && e1000e_pp_can_receive(&s->core);
+}
+
+static ssize_t e1000e_pp_nc_receive(NetClientState *nc, const uint8_t *buf,
+                                    size_t size)
+{
+    E1000EPPState *s = qemu_get_nic_opaque(nc);
+
+    if (s->pm_state != 0) {
+        return size;    /* a sleeping function drops what arrives */
+    }
+    return e1000e_pp_receive(&s->core, buf, size) ? size : 0;
+}
+
+static void e1000e_pp_nc_link_status_changed(NetClientState *nc)
+{
+    E1000EPPState *s = qemu_get_nic_opaque(nc);
+
+    e1000e_pp_set_link(&s->core, !nc->link_down);
+}
+
+static NetClientInfo e1000e_pp_net_info = {
+    .type = NET_CLIENT_DRIVER_NIC,
+    .size = sizeof(NICState),
+    .can_receive = e1000e_pp_nc_can_receive,
+    .receive = e1000e_pp_nc_receive,
+    .link_status_changed = e1000e_pp_nc_link_status_changed,
+};
+
+/* ---- PCI configuration space ---- */
+
+/*
+ * PCI PM capability, added by hand rather than with pci_pm_init(): that
+ * helper unmaps the BARs outside D0, so the device would never see (and
+ * could not count) the accesses a driver makes while it sleeps.
+ */
+static void e1000e_pp_add_pm_cap(PCIDevice *d, Error **errp)
+{
+    int off = pci_add_capability(d, PCI_CAP_ID_PM, CAP_PM, PCI_PM_SIZEOF,
+                                 errp);
+
+    if (off < 0) {
+        return;
+    }
+    /* Version 1.2, PME from D0, D3hot and D3cold, DSI (§9.x). */
+    pci_set_word(d->config + off + PCI_PM_PMC,
+                 0x3 | PCI_PM_CAP_DSI | PCI_PM_CAP_PME_D0 |
+                 PCI_PM_CAP_PME_D3hot | PCI_PM_CAP_PME_D3cold);
+    pci_set_word(d->wmask + off + PCI_PM_CTRL,
+                 PCI_PM_CTRL_STATE_MASK | PCI_PM_CTRL_PME_ENABLE);
+    pci_set_word(d->w1cmask + off + PCI_PM_CTRL, PCI_PM_CTRL_PME_STATUS);
+}
+
+static void e1000e_pp_pm_transition(E1000EPPState *s)
+{
+    PCIDevice *d = PCI_DEVICE(s);
+    uint16_t pmcsr = pci_get_word(d->config + CAP_PM + PCI_PM_CTRL);
+    uint8_t state = pmcsr & PCI_PM_CTRL_STATE_MASK;
+
+    if (state == 1 || state == 2) {
+        /* D1/D2 are not supported (PMC says so): the write is ignored. */
+        pci_set_word(d->config + CAP_PM + PCI_PM_CTRL,
+                     (pmcsr & ~PCI_PM_CTRL_STATE_MASK) | s->pm_state);
+        return;
+    }
+    if (state == s->pm_state) {
+        return;
+    }
+    trace_e1000e_pp_pm_state(s->pm_state, state);
+    if (s->pm_state == 3 && state == 0) {
+        /* PMCSR.No_Soft_Reset = 0: D3hot->D0 resets the function. */
+        e1000e_pp_core_reset(&s->core);
+    }
+    s->pm_state = state;
+    e1000e_pp_irq_update(&s->core);
+}
+
+static void e1000e_pp_write_config(PCIDevice *d, uint32_t addr, uint32_t val,
+                                   int len)
+{
+    E1000EPPState *s = E1000E_PP(d);
+
+    pci_default_write_config(d, addr, val, len);
+    if (range_covers_byte(addr, len, PCI_COMMAND)) {
+        e1000e_pp_bus_master(&s->core,
+                             d->config[PCI_COMMAND] & PCI_COMMAND_MASTER);
+    }
+    if (ranges_overlap(addr, len, CAP_PM + PCI_PM_CTRL, 2)) {
+        e1000e_pp_pm_transition(s);
+    }
+    if (ranges_overlap(addr, len, CAP_MSI, 24) ||
+        ranges_overlap(addr, len, CAP_MSIX, 12)) {
+        e1000e_pp_irq_update(&s->core);
+    }
+}
+
+/* The DSN the 82574L builds from its MAC: OUI, FF-FF, then the NIC part. */
+static uint64_t e1000e_pp_dsn(const uint8_t *mac)
+{
+    return (uint64_t)mac[0] << 56 | (uint64_t)mac[1] << 48 |
+           (uint64_t)mac[2] << 40 | 0xffffull << 24 |
+           (uint64_t)mac[3] << 16 | (uint64_t)mac[4] << 8 | mac[5];
+}
+
+static void e1000e_pp_realize(PCIDevice *d, Error **errp)
+{
+    E1000EPPState *s = E1000E_PP(d);
+    int i;
+
+    d->config_write = e1000e_pp_write_config;
+    d->config[PCI_CACHE_LINE_SIZE] = 0x10;
+    d->config[PCI_INTERRUPT_PIN] = 1;
+    pci_set_word(d->config + PCI_SUBSYSTEM_VENDOR_ID, PCI_VENDOR_ID_INTEL);
+    pci_set_word(d->config + PCI_SUBSYSTEM_ID, 0);
+
+    memory_region_init_io(&s->mmio, OBJECT(s), &e1000e_pp_mmio_ops, s,
+                          "e1000e-pp-mmio", MMIO_SIZE);
+    pci_register_bar(d, BAR_MMIO, PCI_BASE_ADDRESS_SPACE_MEMORY, &s->mmio);
+    /* The 82574L has no flash of its own behind BAR1; it reads as RAM-less. */
+    memory_region_init(&s->flash, OBJECT(s), "e1000e-pp-flash", FLASH_SIZE);
+    pci_register_bar(d, BAR_FLASH, PCI_BASE_ADDRESS_SPACE_MEMORY, &s->flash);
+    memory_region_init_io(&s->io, OBJECT(s), &e1000e_pp_io_ops, s,
+                          "e1000e-pp-io", IO_SIZE);
+    pci_register_bar(d, BAR_IO, PCI_BASE_ADDRESS_SPACE_IO, &s->io);
+    memory_region_init(&s->msix, OBJECT(s), "e1000e-pp-msix", MSIX_SIZE);
+    pci_register_bar(d, BAR_MSIX, PCI_BASE_ADDRESS_SPACE_MEMORY, &s->msix);
+
+    if (msix_init(d, E1000E_PP_MSIX_VECTORS, &s->msix, BAR_MSIX,
+                  MSIX_TABLE_OFFSET, &s->msix, BAR_MSIX, MSIX_PBA_OFFSET,
+                  CAP_MSIX, errp) < 0) {
+        return;
+    }
+    for (i = 0; i < E1000E_PP_MSIX_VECTORS; i++) {
+        msix_vector_use(d, i);
+    }
+    if (pcie_endpoint_cap_v1_init(d, CAP_PCIE) < 0) {
+        error_setg(errp, "e1000e-pp: cannot add the PCIe capability");
+        return;
+    }
+    if (msi_init(d, CAP_MSI, 1, true, false, errp) < 0) {
+        return;
+    }
+    e1000e_pp_add_pm_cap(d, errp);
+    if (*errp) {
+        return;
+    }
+    if (pcie_aer_init(d, PCI_ERR_VER, EXTCAP_AER, PCI_ERR_SIZEOF, errp) < 0) {
+        return;
+    }
+    qemu_macaddr_default_if_unset(&s->conf.macaddr);
+    pcie_dev_ser_num_init(d, EXTCAP_DSN, e1000e_pp_dsn(s->conf.macaddr.a));
+
+    s->nic = qemu_new_nic(&e1000e_pp_net_info, &s->conf,
+                          object_get_typename(OBJECT(s)), DEVICE(s)->id,
+                          &DEVICE(s)->mem_reentrancy_guard, s);
+    qemu_format_nic_info_str(qemu_get_queue(s->nic), s->conf.macaddr.a);
+
+    for (i = 0; i < E1000E_PP_TIMER_COUNT; i++) {
+        s->timer_slots[i].s = s;
+        s->timer_slots[i].id = i;
+        s->timers[i] = timer_new_ns(QEMU_CLOCK_VIRTUAL, e1000e_pp_timer_cb,
+                                    &s->timer_slots[i]);
+    }
+    e1000e_pp_core_init(&s->core, &e1000e_pp_platform, s,
+                        s->conf.macaddr.a);
+    e1000e_pp_set_link(&s->core, !qemu_get_queue(s->nic)->link_down);
+}
+
+static void e1000e_pp_exit(PCIDevice *d)
+{
+    E1000EPPState *s = E1000E_PP(d);
+    int i;
+
+    for (i = 0; i < E1000E_PP_TIMER_COUNT; i++) {
+        timer_free(s->timers[i]);
+        s->timers[i] = NULL;
+    }
+    qemu_del_nic(s->nic);
+    pcie_aer_exit(d);
+    pcie_cap_exit(d);
+    msix_uninit(d, &s->msix, &s->msix);
+    msi_uninit(d);
+}
+
+static void e1000e_pp_reset(DeviceState *dev)
+{
+    E1000EPPState *s = E1000E_PP(dev);
+
+    s->pm_state = 0;
+    s->ioaddr = 0;
+    e1000e_pp_core_reset(&s->core);
+    e1000e_pp_set_link(&s->core, !qemu_get_queue(s->nic)->link_down);
+}
+
+static const Property e1000e_pp_properties[] = {
+    DEFINE_NIC_PROPERTIES(E1000EPPState, conf),
+};
+
+static const VMStateDescription e1000e_pp_vmstate = {
+    .name = "e1000e-pp",
+    .unmigratable = 1,
+};
+
+static void e1000e_pp_class_init(ObjectClass *klass, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+    PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
+
+    k->realize = e1000e_pp_realize;
+    k->exit = e1000e_pp_exit;
+    k->vendor_id = PCI_VENDOR_ID_INTEL;
+    k->device_id = 0x10d3;      /* 82574L */
+    k->revision = 0;
+    k->romfile = "efi-e1000e.rom";
+    k->class_id = PCI_CLASS_NETWORK_ETHERNET;
+    dc->desc = "Intel 82574L GbE Controller (faithful model for driver "
+               "validation)";
+    dc->vmsd = &e1000e_pp_vmstate;
+    device_class_set_legacy_reset(dc, e1000e_pp_reset);
+    device_class_set_props(dc, e1000e_pp_properties);
+    set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
+}
+
+static void e1000e_pp_instance_init(Object *obj)
+{
+    E1000EPPState *s = E1000E_PP(obj);
+
+    device_add_bootindex_property(obj, &s->conf.bootindex, "bootindex",
+                                  "/ethernet-phy@0", DEVICE(obj));
+}
+
+static const TypeInfo e1000e_pp_info = {
+    .name = TYPE_E1000E_PP,
+    .parent = TYPE_PCI_DEVICE,
+    .instance_size = sizeof(E1000EPPState),
+    .class_init = e1000e_pp_class_init,
+    .instance_init = e1000e_pp_instance_init,
+    .interfaces = (InterfaceInfo[]) {
+        { INTERFACE_PCIE_DEVICE },
+        { }
+    },
+};
+
+static void e1000e_pp_register_types(void)
+{
+    type_register_static(&e1000e_pp_info);
+}
+
+type_init(e1000e_pp_register_types)

@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Repository paths and the emulator command line, shared by every tool.
+
+Other code (the functional tests, the guest builder) imports this module to
+start the same emulator with the same firmware as `./e1000e-pp qemu`:
+
+    from e1000epp import paths
+    argv = paths.qemu_cmd(["-M", "q35", "-nographic", ...])
+"""
+
+import glob
+import os
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+BUILD = os.path.join(REPO, "build")
+SRC_DIR = os.path.join(BUILD, "src")
+QEMU_BUILD = os.path.join(BUILD, "qemu")
+QEMU_BIN = os.path.join(QEMU_BUILD, "qemu-system-x86_64")
+QTEST_TARGET = "tests/qtest/e1000e_pp/e1000e-pp-test"
+QTEST_BIN = os.path.join(QEMU_BUILD, QTEST_TARGET)
+OPTIONROM_DIR = os.path.join(QEMU_BUILD, "pc-bios", "optionrom")
+GUEST_DIR = os.path.join(BUILD, "guest")
+NATIVE_DIR = os.path.join(BUILD, "native")
+LOG_DIR = os.path.join(BUILD, "logs")
+REPORTS_DIR = os.path.join(BUILD, "reports")
+
+# Debian's firmware packages: seabios (BIOS + VGA BIOS), ipxe-qemu (NIC
+# option ROMs).  linuxboot_dma.bin and friends (direct kernel boot) are built
+# from the QEMU tree itself into OPTIONROM_DIR.
+SEABIOS_DIR = "/usr/share/seabios"
+IPXE_DIR = "/usr/lib/ipxe/qemu"
+
+# The QEMU version line we build: Debian's qemu source package, 10.0.x.
+QEMU_SRC_GLOB = "qemu-10.0.*"
+
+
+def qemu_src():
+    """The unpacked QEMU source tree under build/src, or None."""
+    dirs = sorted(d for d in glob.glob(os.path.join(SRC_DIR, QEMU_SRC_GLOB))
+                  if os.path.isdir(d))
+    return dirs[-1] if dirs else None
+
+
+def firmware_dirs():
+    """Firmware search directories, in the order QEMU should search them."""
+    return [d for d in (OPTIONROM_DIR, SEABIOS_DIR, IPXE_DIR)
+            if os.path.isdir(d)]
+
+
+def firmware_args():
+    """`-L DIR` arguments for every firmware directory."""
+    args = []
+    for d in firmware_dirs():
+        args += ["-L", d]
+    return args
+
+
+def qemu_cmd(args=()):
+    """argv for the built emulator with firmware paths set, then `args`."""
+    return [QEMU_BIN] + firmware_args() + list(args)

@@ -1,0 +1,237 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Steps 4 and 5: configure and build QEMU in build/qemu.
+
+Configure runs only when build/qemu is not configured yet or the flags
+changed (they are stored in build/qemu/.e1000e-pp-configure); after that
+ninja alone keeps the build current (it re-runs meson itself when a
+meson.build or Kconfig file changed), so touching one device file costs a
+few compile steps.
+"""
+
+import json
+import os
+import subprocess
+import time
+
+from . import paths
+from .progress import (StepError, run_logged, ninja_progress, fmt_secs)
+
+STAMP = os.path.join(paths.QEMU_BUILD, ".e1000e-pp-configure")
+OPTIONROM_CONFIG = os.path.join(paths.OPTIONROM_DIR, "config.mak")
+OPTIONROMS = ["linuxboot_dma.bin", "linuxboot.bin", "multiboot.bin",
+              "multiboot_dma.bin", "kvmvapic.bin", "pvh.bin"]
+
+CONFIGURE_FLAGS = [
+    "--python=/usr/bin/python3",
+    "--target-list=x86_64-softmmu",
+    "--without-default-features",
+    "--without-default-devices",
+    "--with-devices-x86_64=e1000e-pp",
+    "--enable-slirp",
+    "--enable-tcg",
+    "--enable-fdt=system",
+    "--disable-install-blobs",
+    "--disable-docs",
+]
+
+
+def configure_cmd(src):
+    return [os.path.join(os.path.relpath(src, paths.QEMU_BUILD),
+                         "configure")] + CONFIGURE_FLAGS
+
+
+def _recorded_cmd():
+    """The configure command line build/qemu was set up with, or None."""
+    try:
+        with open(STAMP) as f:
+            return json.load(f)["cmd"]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def _multilib_ok():
+    """Can gcc build 32-bit freestanding code (needed for option ROMs)?"""
+    return subprocess.run(
+        ["sh", "-c", "echo 'int x;' | cc -m32 -x c -c -o /dev/null - && "
+         "cc -m32 -print-libgcc-file-name | xargs test -f"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+
+
+def needs_configure(src):
+    if not os.path.exists(os.path.join(paths.QEMU_BUILD, "build.ninja")):
+        return "not configured yet"
+    rec = _recorded_cmd()
+    if rec is None:
+        return "configured by hand (no %s)" % os.path.basename(STAMP)
+    if rec != configure_cmd(src):
+        return "configure flags changed"
+    if not os.path.exists(OPTIONROM_CONFIG) and _multilib_ok():
+        return "32-bit gcc now available for the option ROMs"
+    return None
+
+
+def configure(reporter, src):
+    why = needs_configure(src)
+    if not why:
+        return "up to date"
+    os.makedirs(paths.QEMU_BUILD, exist_ok=True)
+    cmd = configure_cmd(src)
+    reporter.line("running configure (%s); log: build/logs/configure.log"
+                  % why)
+    secs = run_logged(cmd, os.path.join(paths.LOG_DIR, "configure.log"),
+                      "QEMU configure failed",
+                      "see the log tail above",
+                      "fix the cause (often a missing -dev package: "
+                      "./e1000e-pp setup installs them) and run setup again",
+                      cwd=paths.QEMU_BUILD, reporter=reporter)
+    with open(STAMP, "w") as f:
+        json.dump({"cmd": cmd, "src": src}, f)
+        f.write("\n")
+    return "configured in %s" % fmt_secs(secs)
+
+
+def _other_ninja(build_dir):
+    """pids of ninja processes already running in build_dir."""
+    # /proc directly: pgrep (procps) is not in every base image
+    out = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            with open("/proc/%s/comm" % pid) as f:
+                if f.read().strip() == "ninja":
+                    out.append(pid)
+        except OSError:
+            continue
+    pids = []
+    real = os.path.realpath(build_dir)
+    for pid in out:
+        try:
+            cwd = os.path.realpath("/proc/%s/cwd" % pid)
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                argv = f.read().decode(errors="replace").split("\0")
+        except OSError:
+            continue
+        dirs = [cwd]
+        for i, a in enumerate(argv):
+            if a == "-C" and i + 1 < len(argv):
+                dirs.append(os.path.realpath(os.path.join(cwd, argv[i + 1])))
+        if real in dirs:
+            pids.append(pid)
+    return pids
+
+
+def wait_for_other_ninja(reporter, build_dir):
+    said = False
+    while True:
+        pids = _other_ninja(build_dir)
+        if not pids:
+            return
+        if not said:
+            reporter.line("waiting for another ninja in %s (pid %s)"
+                          % (os.path.relpath(build_dir, paths.REPO),
+                             ", ".join(pids)))
+            said = True
+        time.sleep(5)
+
+
+def ninja(reporter, targets, jobs, label, log, append=False):
+    cmd = ["ninja", "-C", paths.QEMU_BUILD]
+    if jobs:
+        cmd += ["-j", str(jobs)]
+    cmd += targets
+    return run_logged(cmd, log, "building %s failed" % " ".join(targets),
+                      "a compile or link error, see the log tail above",
+                      "fix the error and run ./e1000e-pp setup again (it "
+                      "rebuilds incrementally)",
+                      reporter=reporter, append=append,
+                      on_line=ninja_progress(reporter, label))
+
+
+def has_ninja_target(target):
+    return subprocess.run(["ninja", "-C", paths.QEMU_BUILD, "-t", "query",
+                           target], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode == 0
+
+
+def build_optionroms(reporter):
+    """x86 option ROMs (linuxboot_dma.bin for -kernel etc.) from the tree."""
+    if not os.path.exists(OPTIONROM_CONFIG):
+        reporter.line("warning: no 32-bit gcc at configure time: option ROMs "
+                      "(needed for -kernel) not built; install gcc-multilib")
+        return False
+    if all(os.path.exists(os.path.join(paths.OPTIONROM_DIR, r))
+           for r in OPTIONROMS):
+        # make is cheap, but keep the no-op run silent and fast
+        newest = max(os.path.getmtime(os.path.join(paths.OPTIONROM_DIR, r))
+                     for r in OPTIONROMS)
+        if newest >= os.path.getmtime(OPTIONROM_CONFIG):
+            return True
+    run_logged(["make", "-C", paths.OPTIONROM_DIR],
+               os.path.join(paths.LOG_DIR, "optionrom.log"),
+               "building the x86 option ROMs failed",
+               "see the log tail above",
+               "install gcc-multilib, re-run ./e1000e-pp setup",
+               reporter=reporter)
+    return True
+
+
+def build(reporter, jobs=None):
+    wait_for_other_ninja(reporter, paths.QEMU_BUILD)
+    log = os.path.join(paths.LOG_DIR, "ninja.log")
+    ninja(reporter, ["qemu-system-x86_64"], jobs, "building QEMU", log)
+    built = ["qemu-system-x86_64"]
+    if has_ninja_target(paths.QTEST_TARGET):
+        ninja(reporter, [paths.QTEST_TARGET], jobs, "building qtests", log,
+              append=True)
+        built.append(paths.QTEST_TARGET)
+    else:
+        reporter.line("no qtest target yet (%s): skipped"
+                      % paths.QTEST_TARGET)
+    if build_optionroms(reporter):
+        built.append("option ROMs")
+    return ", ".join(built)
+
+
+def _bundle_datadir():
+    """The data directory the built binary searches by itself (its
+    qemu-bundle tree), from `qemu -L help`."""
+    out = subprocess.run([paths.QEMU_BIN, "-L", "help"],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         text=True).stdout.split()
+    for d in out:
+        if "/qemu-bundle/" in d and d.endswith("/share/qemu"):
+            return d
+    return None
+
+
+def link_firmware(reporter):
+    """Link the firmware into the binary's own data directory.
+
+    Then build/qemu/qemu-system-x86_64 finds BIOS, option ROMs and NIC ROMs
+    without -L, which the qtests need (QTEST_QEMU_BINARY takes no
+    arguments).  qemu_cmd() still passes -L explicitly.
+    """
+    datadir = _bundle_datadir()
+    if not datadir:
+        reporter.line("warning: cannot find the binary's data directory; "
+                      "use ./e1000e-pp qemu (it passes -L)")
+        return 0
+    os.makedirs(datadir, exist_ok=True)
+    count = 0
+    for d in reversed(paths.firmware_dirs()):
+        for name in sorted(os.listdir(d)):
+            if not name.endswith((".bin", ".rom", ".aml")):
+                continue
+            src = os.path.join(d, name)
+            dst = os.path.join(datadir, name)
+            if os.path.islink(dst) and os.readlink(dst) == src:
+                count += 1
+                continue
+            if os.path.islink(dst) or os.path.exists(dst):
+                if not os.path.islink(dst):
+                    continue  # a real file from QEMU's install plan
+                os.unlink(dst)
+            os.symlink(src, dst)
+            count += 1
+    return count

@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`setup`: the seven idempotent, incremental steps."""
+
+import os
+import time
+import traceback
+
+from . import apt, native_build, overlay, paths, qemu_build, source
+from .progress import Reporter, StepError, fmt_secs
+
+
+def _guest_step(reporter):
+    try:
+        from . import guest
+    except ImportError as e:
+        if getattr(e, "name", "") == "e1000epp.guest":
+            return "skipped: no guest builder yet (scripts/e1000epp/guest.py)"
+        raise StepError("cannot import the guest builder",
+                        "scripts/e1000epp/guest.py: %s" % e,
+                        "fix guest.py or run setup with --skip-guest")
+    except Exception as e:
+        raise StepError("cannot import the guest builder",
+                        "scripts/e1000epp/guest.py raised %s: %s" %
+                        (type(e).__name__, e),
+                        "fix guest.py or run setup with --skip-guest")
+    try:
+        result = guest.build_guest(paths.REPO, paths.GUEST_DIR, reporter.line)
+    except StepError:
+        raise
+    except Exception as e:
+        if os.environ.get("E1000EPP_DEBUG"):
+            traceback.print_exc()
+        why = str(e) if type(e).__name__ == "GuestBuildError" else \
+            "%s: %s" % (type(e).__name__, e)
+        raise StepError("building the guest image failed", why,
+                        "see the messages above; run setup with --debug for "
+                        "the traceback, or --skip-guest to go on without")
+    where = os.path.relpath(paths.GUEST_DIR, paths.REPO)
+    if isinstance(result, dict):
+        release = (result.get("kernel") or {}).get("release") \
+            if isinstance(result.get("kernel"), dict) else None
+        if release:
+            return "%s (kernel %s)" % (where, release)
+    return where
+
+
+def run_setup(jobs=None, skip_guest=False, verbose=False):
+    rep = Reporter("setup", 7, verbose)
+    start = time.monotonic()
+    steps = [
+        ("packages", lambda: apt.ensure_packages(rep)),
+        ("QEMU source", lambda: source.ensure_source(rep)),
+        ("overlay", lambda: overlay.apply_overlay(rep)),
+        ("configuring QEMU", lambda: qemu_build.configure(
+            rep, paths.qemu_src())),
+        ("building QEMU", lambda: _build_and_firmware(rep, jobs)),
+        ("native build", lambda: native_build.build(rep, jobs)),
+        ("guest image", (lambda: "skipped (--skip-guest)") if skip_guest
+         else (lambda: _guest_step(rep))),
+    ]
+    for title, fn in steps:
+        rep.step("%s ..." % title)
+        t0 = time.monotonic()
+        status = fn()
+        rep.line("%s: %s (%s)" % (title, status,
+                                  fmt_secs(time.monotonic() - t0)))
+    rep.index = rep.total
+    rep.line("done in %s" % fmt_secs(time.monotonic() - start))
+
+
+def _build_and_firmware(rep, jobs):
+    status = qemu_build.build(rep, jobs)
+    n = qemu_build.link_firmware(rep)
+    return "%s; %d firmware files linked" % (status, n)

@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Fixtures for the VM tests.
+
+Environment:
+  E1000EPP_DEVICE      NIC model under test (default e1000e-pp; `e1000e` is
+                       QEMU's stock model, built into the same binary)
+  E1000EPP_REPORT_DIR  where console logs, pcaps, QMP and agent transcripts
+                       go (default: a fresh temporary directory)
+"""
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+import harness
+
+
+def pytest_report_header(config):
+    return [f"e1000e-pp VM tests: device={device_name()}, "
+            f"report dir={report_root()}"]
+
+
+def device_name():
+    return os.environ.get("E1000EPP_DEVICE", "e1000e-pp")
+
+
+_report_root = None
+
+
+def report_root():
+    global _report_root
+    if _report_root is None:
+        env = os.environ.get("E1000EPP_REPORT_DIR")
+        if env:
+            _report_root = Path(env).resolve()
+            _report_root.mkdir(parents=True, exist_ok=True)
+        else:
+            _report_root = Path(tempfile.mkdtemp(prefix="e1000epp-report-"))
+    return _report_root
+
+
+@pytest.fixture(scope="session")
+def paths():
+    return harness.repo_paths()
+
+
+@pytest.fixture(scope="session")
+def device(paths):
+    """The device model under test; skips if this QEMU lacks it."""
+    name = device_name()
+    qemu = paths["QEMU_BIN"]
+    if not qemu.exists():
+        pytest.fail(f"{qemu} is missing: run ./e1000e-pp setup")
+    import subprocess
+    out = subprocess.run([str(qemu), "-device", "help"],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         text=True, timeout=60).stdout
+    if f'name "{name}"' not in out:
+        pytest.fail(f"{qemu} has no device {name!r} "
+                    "(set E1000EPP_DEVICE=e1000e for the stock model)")
+    return name
+
+
+@pytest.fixture(scope="session")
+def guest_image(paths):
+    """Build (or reuse) build/guest; returns its manifest."""
+    from e1000epp.guest import GuestBuildError, build_guest
+    try:
+        return build_guest(paths["REPO"], paths["GUEST_DIR"],
+                           log=lambda line: print(line, flush=True))
+    except GuestBuildError as e:
+        pytest.fail(f"guest image: {e}")
+
+
+@pytest.fixture(scope="session")
+def peer_bin(paths):
+    try:
+        return harness.peer_binary(paths)
+    except harness.HarnessError as e:
+        pytest.fail(str(e))
+
+
+@pytest.fixture(scope="session")
+def report_dir():
+    return report_root()
+
+
+@pytest.fixture(scope="module")
+def vm(request, device, guest_image, peer_bin, report_dir):
+    """A booted guest with the agent answering; one per test module.
+    The module's VM_APPEND string, if any, is added to the kernel command
+    line (e.g. "e1000epp.load=0")."""
+    name = request.module.__name__.split(".")[-1]
+    # A test module may set VM_APPEND (extra kernel command line options).
+    vm = harness.Vm(device, report_dir / f"{name}-{device}",
+                    append=getattr(request.module, "VM_APPEND", ""))
+    try:
+        vm.start(peer_bin)
+    except harness.HarnessError:
+        vm.stop()
+        raise
+    print(f"\n[{name}] guest ready {vm.t_ready - vm.t_start:.1f} s after "
+          f"QEMU start; evidence in {vm.report_dir}", flush=True)
+    yield vm
+    final = vm.stop()
+    print(f"\n[{name}] peer final counters: {final}", flush=True)

@@ -1,0 +1,588 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""VM harness for the e1000e-pp functional tests.
+
+One Vm is one QEMU process booting the test guest (build/guest) with:
+
+  - a NIC (`-device <DEV>,netdev=n0,mac=...,romfile=`) whose `-netdev stream`
+    unix socket leads to the host-side peer (tools/peer), started first;
+  - the console (ttyS0) in <report>/console.log;
+  - the in-guest agent on ttyS1, a unix-socket chardev (Agent below);
+  - QMP on a unix socket (Qmp below), every exchange in <report>/qmp.log.
+
+Everything waits on conditions with explicit deadlines and raises
+HarnessError with the evidence (console tail, last counters) on expiry.
+The pattern-frame helpers at the bottom are an independent Python
+implementation of guest/agent/proto.h, used to check the pcap.
+"""
+
+import hashlib
+import json
+import os
+import queue
+import secrets
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+sys.path.insert(0, str(REPO / "scripts"))
+try:
+    from e1000epp import paths as _paths
+except ImportError:     # helper build's package not there yet
+    _paths = None
+
+GUEST_MAC = "52:54:00:12:34:56"
+PEER_MAC = "02:00:00:00:00:01"
+GUEST_IP = "198.18.0.2"
+PEER_IP = "198.18.0.1"
+READY_MARKER = "E1000EPP-READY"
+PP_ETHERTYPE = 0x88B5
+PP_MAGIC = 0x50504531
+
+
+class HarnessError(Exception):
+    """A harness step failed or a deadline passed."""
+
+
+# --- paths ------------------------------------------------------------------
+
+def repo_paths():
+    """REPO, BUILD, QEMU_BIN, GUEST_DIR, NATIVE_DIR and firmware args."""
+    if _paths is not None:
+        return {
+            "REPO": Path(_paths.REPO), "BUILD": Path(_paths.BUILD),
+            "QEMU_BIN": Path(_paths.QEMU_BIN),
+            "GUEST_DIR": Path(_paths.GUEST_DIR),
+            "NATIVE_DIR": Path(_paths.NATIVE_DIR),
+            "firmware_args": list(_paths.firmware_args()),
+        }
+    build = REPO / "build"
+    fw = []
+    for d in (build / "qemu" / "pc-bios" / "optionrom",
+              Path("/usr/share/seabios"), Path("/usr/lib/ipxe/qemu")):
+        if d.is_dir():
+            fw += ["-L", str(d)]
+    return {
+        "REPO": REPO, "BUILD": build,
+        "QEMU_BIN": build / "qemu" / "qemu-system-x86_64",
+        "GUEST_DIR": build / "guest", "NATIVE_DIR": build / "native",
+        "firmware_args": fw,
+    }
+
+
+def peer_binary(p):
+    """The peer from the native (meson) build if it is current, else one
+    built here with gcc into build/functional/."""
+    sources = [REPO / "tools" / "peer" / "peer.c",
+               REPO / "guest" / "agent" / "proto.h"]
+    newest = max(s.stat().st_mtime for s in sources)
+    native = p["NATIVE_DIR"] / "tools" / "peer" / "e1000epp-peer"
+    if native.exists() and native.stat().st_mtime >= newest:
+        return native
+    digest = hashlib.sha256(b"".join(s.read_bytes() for s in sources))
+    out = p["BUILD"] / "functional" / "e1000epp-peer"
+    stamp = out.with_suffix(".sha256")
+    if out.exists() and stamp.exists() and \
+            stamp.read_text() == digest.hexdigest():
+        return out
+    out.parent.mkdir(parents=True, exist_ok=True)
+    proc = subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror",
+                           "-I", str(REPO / "guest" / "agent"), "-o",
+                           str(out), str(sources[0])],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True)
+    if proc.returncode != 0:
+        raise HarnessError(f"building the peer failed:\n{proc.stdout}")
+    stamp.write_text(digest.hexdigest())
+    return out
+
+
+def wait_until(what, predicate, timeout, interval=0.1, evidence=None):
+    """Poll predicate() until it returns a true value; return that value."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            extra = f"\n{evidence()}" if evidence else ""
+            raise HarnessError(f"timed out after {timeout} s waiting for "
+                               f"{what}{extra}")
+        time.sleep(interval)
+
+
+# --- host-side peer -----------------------------------------------------------
+
+class Peer:
+    """tools/peer behind a unix socket; commands on stdin, JSON on stdout."""
+
+    def __init__(self, binary, sock_path, report_dir):
+        self.sock_path = str(sock_path)
+        self.pcap = Path(report_dir) / "peer.pcap"
+        self.log_path = Path(report_dir) / "peer.log"
+        self.log = open(self.log_path, "w")
+        self.responses = queue.Queue()
+        self.events = []
+        self.final = None
+        self.proc = subprocess.Popen(
+            [str(binary), "--listen", self.sock_path, "--mac", PEER_MAC,
+             "--ip", PEER_IP, "--pcap", str(self.pcap)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
+            text=True, bufsize=1)
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+        wait_until("the peer to listen",
+                   lambda: self._event("listening") or self._dead(), 10)
+        if self.proc.poll() is not None:
+            raise HarnessError(f"peer exited: {self.log_path.read_text()}")
+
+    def _dead(self):
+        return self.proc.poll() is not None
+
+    def _event(self, name):
+        return any(e.get("event") == name for e in self.events)
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.log.write("< " + line)
+            self.log.flush()
+            try:
+                msg = json.loads(line)
+            except ValueError:
+                continue
+            if "event" in msg:
+                self.events.append(msg)
+                if msg["event"] == "exit":
+                    self.final = msg
+            else:
+                self.responses.put(msg)
+
+    def command(self, line, timeout=30):
+        if self.proc.poll() is not None:
+            raise HarnessError(f"peer is not running (command {line})")
+        self.log.write("> " + line + "\n")
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        try:
+            msg = self.responses.get(timeout=timeout)
+        except queue.Empty:
+            raise HarnessError(f"peer did not answer {line!r} in {timeout} s")
+        if not msg.get("ok"):
+            raise HarnessError(f"peer refused {line!r}: {msg.get('error')}")
+        return msg
+
+    def stats(self):
+        return self.command("STATS")
+
+    def connected(self):
+        return self._event("connected")
+
+    def close(self):
+        if self.proc.poll() is None:
+            try:
+                self.proc.stdin.write("QUIT\n")
+                self.proc.stdin.flush()
+                self.proc.wait(timeout=10)
+            except (OSError, subprocess.TimeoutExpired):
+                self.proc.kill()
+                self.proc.wait()
+        self.reader.join(timeout=5)
+        self.log.close()
+        return self.final
+
+
+# --- QMP ------------------------------------------------------------------------
+
+class Qmp:
+    """A minimal QMP client: greeting, qmp_capabilities, execute."""
+
+    def __init__(self, path, log_path, timeout=30):
+        self.log = open(log_path, "w")
+        self.events = []
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self.sock.connect(str(path))
+                break
+            except OSError as e:
+                if time.monotonic() >= deadline:
+                    raise HarnessError(f"cannot connect to QMP at {path}: {e}")
+                time.sleep(0.05)
+        self.sock.settimeout(timeout)
+        self.file = self.sock.makefile("rwb", buffering=0)
+        greeting = self._recv()
+        if "QMP" not in greeting:
+            raise HarnessError(f"unexpected QMP greeting: {greeting}")
+        self.execute("qmp_capabilities")
+
+    def _recv(self):
+        line = self.file.readline()
+        if not line:
+            raise HarnessError("QMP connection closed")
+        self.log.write(f"{time.time():.3f} < {line.decode().rstrip()}\n")
+        self.log.flush()
+        return json.loads(line)
+
+    def execute(self, cmd, **args):
+        msg = {"execute": cmd}
+        if args:
+            msg["arguments"] = args
+        text = json.dumps(msg)
+        self.log.write(f"{time.time():.3f} > {text}\n")
+        self.file.write(text.encode() + b"\n")
+        while True:
+            reply = self._recv()
+            if "event" in reply:
+                self.events.append(reply)
+                continue
+            if "error" in reply:
+                raise HarnessError(f"QMP {cmd} failed: {reply['error']}")
+            return reply.get("return")
+
+    def close(self):
+        try:
+            self.sock.close()
+        finally:
+            self.log.close()
+
+
+# --- in-guest agent ---------------------------------------------------------------
+
+class AgentError(HarnessError):
+    """The agent answered ERR."""
+
+
+class Agent:
+    """Line protocol of guest/agent/agent.c over the ttyS1 chardev socket."""
+
+    def __init__(self, path, log_path, timeout=30):
+        self.log = open(log_path, "w")
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self.sock.connect(str(path))
+                break
+            except OSError as e:
+                if time.monotonic() >= deadline:
+                    raise HarnessError(f"cannot connect to the agent socket "
+                                       f"{path}: {e}")
+                time.sleep(0.05)
+        self.buf = b""
+
+    def _readline(self, deadline):
+        while b"\n" not in self.buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise HarnessError("agent did not answer in time")
+            self.sock.settimeout(left)
+            try:
+                chunk = self.sock.recv(65536)
+            except socket.timeout:
+                continue
+            if not chunk:
+                raise HarnessError("agent connection closed")
+            self.buf += chunk
+        line, _, self.buf = self.buf.partition(b"\n")
+        text = line.decode(errors="replace").rstrip("\r")
+        self.log.write(f"{time.time():.3f} < {text}\n")
+        self.log.flush()
+        return text
+
+    def request(self, line, timeout=60):
+        """Send one request; return (data lines, terminator words)."""
+        self.log.write(f"{time.time():.3f} > {line}\n")
+        self.sock.sendall(line.encode() + b"\n")
+        deadline = time.monotonic() + timeout
+        data = []
+        while True:
+            text = self._readline(deadline)
+            if text.startswith("D "):
+                data.append(text[2:])
+            elif text == "D":
+                data.append("")
+            elif text.startswith("OK"):
+                return data, text[2:].strip()
+            elif text.startswith("ERR"):
+                raise AgentError(f"agent: {line!r} -> {text}\n" +
+                                 "\n".join(data))
+            # anything else is line noise from before the agent started
+
+    def hello(self, timeout=60, retry=2.0):
+        """Handshake; resent every `retry` s, since bytes that reach ttyS1
+        before the agent has opened it are lost (or arrive mangled)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            token = secrets.token_hex(4)
+            self.log.write(f"{time.time():.3f} > HELLO {token}\n")
+            self.sock.sendall(f"HELLO {token}\n".encode())
+            attempt = min(deadline, time.monotonic() + retry)
+            try:
+                while True:
+                    text = self._readline(attempt)
+                    if text.startswith(f"OK HELLO {token}"):
+                        return text
+            except HarnessError:
+                if time.monotonic() >= deadline:
+                    raise HarnessError(f"agent did not answer HELLO in "
+                                       f"{timeout} s")
+
+    def sh(self, command, timeout=60, check=True):
+        """Run command in the guest; return (rc, output)."""
+        data, term = self.request(f"SHT {int(timeout)} {command}",
+                                  timeout=timeout + 30)
+        rc = int(term.split("rc=")[1].split()[0])
+        out = "\n".join(data)
+        if check and rc != 0:
+            raise HarnessError(f"guest command {command!r} exit {rc}:\n{out}")
+        return rc, out
+
+    def kv(self, line, timeout=60):
+        """A request whose OK line is key=value pairs; returns a dict."""
+        _, term = self.request(line, timeout=timeout)
+        out = {}
+        for word in term.split():
+            key, sep, value = word.partition("=")
+            if sep:
+                out[key] = int(value) if value.isdigit() else value
+        return out
+
+    def close(self):
+        try:
+            self.sock.close()
+        finally:
+            self.log.close()
+
+
+# --- the VM ----------------------------------------------------------------------
+
+class Vm:
+    def __init__(self, device, report_dir, append="", netdev_id="n0",
+                 mac=GUEST_MAC, extra_args=(), boot_timeout=120):
+        self.device = device
+        self.report_dir = Path(report_dir)
+        self.report_dir.mkdir(parents=True, exist_ok=True)
+        self.netdev_id = netdev_id
+        self.mac = mac
+        self.append = append
+        self.extra_args = list(extra_args)
+        self.boot_timeout = boot_timeout
+        self.paths = repo_paths()
+        self.sockdir = Path(tempfile.mkdtemp(prefix="e1000epp-"))
+        self.console = self.report_dir / "console.log"
+        self.proc = None
+        self.peer = self.qmp = self.agent = None
+        self.t_start = None
+        self.t_ready = None
+
+    def argv(self):
+        p = self.paths
+        cmdline = ("console=ttyS0 panic=-1 ipv6.disable=1 " +
+                   self.append).strip()
+        return [str(p["QEMU_BIN"])] + p["firmware_args"] + [
+            "-M", "q35", "-m", "512", "-nodefaults", "-display", "none",
+            "-no-reboot",
+            "-kernel", str(p["GUEST_DIR"] / "vmlinuz"),
+            "-initrd", str(p["GUEST_DIR"] / "initrd.img"),
+            "-append", cmdline,
+            "-chardev", f"file,id=con,path={self.console}",
+            "-serial", "chardev:con",
+            "-chardev", f"socket,id=agent,path={self.sockdir}/agent.sock,"
+                        "server=on,wait=off",
+            "-serial", "chardev:agent",
+            "-qmp", f"unix:{self.sockdir}/qmp.sock,server=on,wait=off",
+            "-device", f"{self.device},netdev={self.netdev_id},"
+                       f"mac={self.mac},romfile=",
+            "-netdev", f"stream,id={self.netdev_id},server=off,"
+                       f"addr.type=unix,addr.path={self.sockdir}/net.sock",
+        ] + self.extra_args
+
+    def console_text(self):
+        try:
+            return self.console.read_text(errors="replace")
+        except OSError:
+            return ""
+
+    def console_tail(self, n=40):
+        return "console tail:\n" + "\n".join(
+            self.console_text().splitlines()[-n:])
+
+    def start(self, peer_bin):
+        for f in ("peer.pcap", "console.log"):
+            (self.report_dir / f).unlink(missing_ok=True)
+        self.peer = Peer(peer_bin, self.sockdir / "net.sock", self.report_dir)
+        argv = self.argv()
+        (self.report_dir / "qemu.cmdline").write_text(
+            " ".join(argv) + "\n")
+        self.qemu_log = open(self.report_dir / "qemu.log", "w")
+        self.t_start = time.monotonic()
+        self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
+                                     stdout=self.qemu_log,
+                                     stderr=subprocess.STDOUT)
+        self.qmp = Qmp(self.sockdir / "qmp.sock", self.report_dir / "qmp.log")
+        wait_until("the NIC's netdev to connect to the peer",
+                   lambda: self.peer.connected() or self._exited(), 30,
+                   evidence=self._qemu_log_tail)
+        self._check_running()
+        self.agent = Agent(self.sockdir / "agent.sock",
+                           self.report_dir / "agent.log")
+        wait_until(f"{READY_MARKER} on the console",
+                   lambda: READY_MARKER in self.console_text() or
+                   self._exited(), self.boot_timeout, interval=0.05,
+                   evidence=self.console_tail)
+        self._check_running()
+        self.t_ready = time.monotonic()
+        self.agent.hello()
+        return self
+
+    def _exited(self):
+        return self.proc.poll() is not None
+
+    def _qemu_log_tail(self):
+        try:
+            text = (self.report_dir / "qemu.log").read_text()
+        except OSError:
+            text = ""
+        return "qemu.log:\n" + text[-2000:]
+
+    def _check_running(self):
+        if self._exited():
+            raise HarnessError(f"QEMU exited with {self.proc.returncode}\n"
+                               f"{self._qemu_log_tail()}\n"
+                               f"{self.console_tail()}")
+
+    def since_start(self):
+        return time.monotonic() - self.t_start
+
+    def stop(self):
+        """Power the guest off (agent QUIT), else quit via QMP, else kill."""
+        final = None
+        if self.agent:
+            try:
+                self.agent.request("QUIT", timeout=10)
+            except (HarnessError, OSError):
+                pass
+            self.agent.close()
+        if self.proc:
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                try:
+                    self.qmp.execute("quit")
+                except (HarnessError, OSError):
+                    pass
+                try:
+                    self.proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    self.proc.kill()
+                    self.proc.wait()
+            self.qemu_log.close()
+        if self.qmp:
+            self.qmp.close()
+        if self.peer:
+            final = self.peer.close()
+        shutil.rmtree(self.sockdir, ignore_errors=True)
+        return final
+
+
+# --- pattern frames (independent of proto.h's C) ------------------------------------
+
+M32 = 0xFFFFFFFF
+
+
+def pp_mix(x):
+    x &= M32
+    x ^= x >> 16
+    x = (x * 0x7FEB352D) & M32
+    x ^= x >> 15
+    x = (x * 0x846CA68B) & M32
+    x ^= x >> 16
+    return x
+
+
+def pp_frame_len(seq, lo, hi):
+    r = seq % 4
+    if r == 0:
+        return lo
+    if r == 1:
+        return hi
+    return lo + pp_mix(seq ^ 0x5BD1E995) % (hi - lo + 1)
+
+
+def pp_fnv1a(data):
+    h = 0x811C9DC5
+    for b in data:
+        h = ((h ^ b) * 0x01000193) & M32
+    return h
+
+
+def mac_bytes(mac):
+    return bytes(int(b, 16) for b in mac.split(":"))
+
+
+def pp_frame(dst, src, run, seq, length):
+    """The exact bytes of pattern frame seq (see guest/agent/proto.h)."""
+    mseq = pp_mix(seq)
+    base = (run * 0x9E3779B1) & M32
+    payload = bytes((pp_mix(base ^ mseq ^ ((off * 0x85EBCA6B) & M32)) >> 11)
+                    & 0xFF for off in range(length - 34))
+    return (mac_bytes(dst) + mac_bytes(src) +
+            struct.pack(">HIIIHHI", PP_ETHERTYPE, PP_MAGIC, run, seq, length,
+                        0, pp_fnv1a(payload)) + payload)
+
+
+def read_pcap(path):
+    """[(ts, frame bytes)] from a classic little-endian pcap file."""
+    data = Path(path).read_bytes()
+    magic, = struct.unpack_from("<I", data, 0)
+    if magic != 0xA1B2C3D4:
+        raise HarnessError(f"{path}: not a little-endian classic pcap")
+    off, out = 24, []
+    while off + 16 <= len(data):
+        sec, usec, incl, _orig = struct.unpack_from("<IIII", data, off)
+        out.append((sec + usec / 1e6, data[off + 16:off + 16 + incl]))
+        off += 16 + incl
+    return out
+
+
+# --- guest helpers ----------------------------------------------------------------
+
+def ethtool_settings(agent, ifname="eth0"):
+    """`ethtool IF` as {field: value} ("Speed": "1000Mb/s", ...)."""
+    _, out = agent.sh(f"ethtool {ifname}")
+    fields = {}
+    for line in out.splitlines():
+        key, sep, value = line.strip().partition(":")
+        if sep and value.strip():
+            fields[key.strip()] = value.strip()
+    return fields
+
+
+def ethtool_stats(agent, ifname="eth0"):
+    """`ethtool -S IF` as {counter: int}."""
+    _, out = agent.sh(f"ethtool -S {ifname}")
+    stats = {}
+    for line in out.splitlines()[1:]:
+        key, sep, value = line.strip().partition(":")
+        if sep and value.strip().lstrip("-").isdigit():
+            stats[key.strip()] = int(value)
+    return stats
+
+
+def settle(fetch, done, timeout, interval=0.1):
+    """Poll fetch() until done(value) or the deadline; return the last value
+    (the caller asserts on it, so a shortfall shows as exact numbers)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = fetch()
+        if done(value) or time.monotonic() >= deadline:
+            return value
+        time.sleep(interval)

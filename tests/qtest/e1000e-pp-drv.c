@@ -1,0 +1,682 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A small 82574L driver for qtests: bring-up script plus verbs.
+ *
+ * The bring-up follows the 82574L datasheet, §4.6 "Software
+ * Initialization Sequence", and the order the Linux e1000e driver uses
+ * for the 82574 (e1000_reset_hw_82571, e1000_configure_tx/rx).
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/bswap.h"
+#include "libqtest.h"
+#include "hw/pci/pci_regs.h"
+#include "libqos/pci-pc.h"
+#include "libqos/malloc-pc.h"
+#include "e1000e-pp-regs.h"
+#include "e1000e-pp-drv.h"
+
+#include <poll.h>
+
+/* PCI slot of the device under test on the q35 root bus */
+#define EPP_SLOT            4
+
+const uint8_t epp_mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
+
+const E1000eppConfig e1000epp_default_config = {
+    .rx_extended = false,
+    .keep_crc = false,
+    .rctl_bsize = RCTL_BSIZE_2048,
+    .ims = 0,
+};
+
+/* Statistics registers the driver clears at bring-up (§10.2.7) */
+static const uint32_t epp_stats_regs[] = {
+    0x4000, 0x4004, 0x4008, 0x400c, 0x4010, 0x4014, 0x4018, 0x401c,
+    0x4020, 0x4028, 0x4030, 0x4034, 0x4038, 0x403c, 0x4040, 0x4048,
+    0x404c, 0x4050, 0x4054, 0x4058, 0x405c, 0x4060, 0x4064, 0x4068,
+    0x406c, 0x4070, 0x4074, 0x4078, 0x407c, 0x4080, 0x4088, 0x408c,
+    0x4090, 0x4094, 0x40a0, 0x40a4, 0x40a8, 0x40ac, 0x40b0, 0x40b4,
+    0x40b8, 0x40bc, 0x40c0, 0x40c4, 0x40c8, 0x40cc, 0x40d0, 0x40d4,
+    0x40d8, 0x40dc, 0x40e0, 0x40e4, 0x40e8, 0x40ec, 0x40f0, 0x40f4,
+    0x40f8, 0x40fc, 0x4100, 0x4104, 0x4108, 0x410c, 0x4110, 0x4118,
+    0x411c, 0x4120, 0x4124,
+};
+
+/* EXTCNF_CTRL.MDIO_SW_OWNERSHIP: software's claim on the MDIO interface */
+#define EXTCNF_CTRL_MDIO_SW_OWNERSHIP 0x00000020u
+
+/* ---------------------------------------------------------------- */
+/* Life cycle                                                       */
+/* ---------------------------------------------------------------- */
+
+E1000epp *e1000epp_start(const char *model, const char *extra_args)
+{
+    E1000epp *d = g_new0(E1000epp, 1);
+    uint16_t vendor, device;
+    int ret;
+
+    d->model = model;
+    ret = socketpair(AF_UNIX, SOCK_STREAM, 0, d->sock);
+    g_assert_cmpint(ret, ==, 0);
+
+    /*
+     * q35 with nothing but the device under test on the root bus: libqos
+     * config access reaches bus 0 only.  romfile= keeps option ROMs out;
+     * the netdev is the QEMU end of our socketpair.
+     */
+    d->qts = qtest_initf("-M q35 -nodefaults -L /usr/share/seabios "
+                         "-netdev socket,fd=%d,id=hs0 "
+                         "-device %s,netdev=hs0,mac=%s,romfile=,addr=0x%x "
+                         "%s",
+                         d->sock[1], model, EPP_MAC_STR, EPP_SLOT,
+                         extra_args ? extra_args : "");
+
+    pc_alloc_init(&d->alloc, d->qts, ALLOC_NO_FLAGS);
+    d->bus = qpci_new_pc(d->qts, NULL);
+    d->pdev = qpci_device_find(d->bus, QPCI_DEVFN(EPP_SLOT, 0));
+    g_assert(d->pdev != NULL);
+
+    vendor = qpci_config_readw(d->pdev, PCI_VENDOR_ID);
+    device = qpci_config_readw(d->pdev, PCI_DEVICE_ID);
+    g_assert_cmphex(vendor, ==, EPP_VENDOR_INTEL);
+    g_assert_cmphex(device, ==, EPP_DEVICE_82574L);
+
+    /* Memory and I/O decode plus bus mastering; INTx stays enabled */
+    qpci_device_enable(d->pdev);
+    d->mmio = qpci_iomap(d->pdev, 0, NULL);
+
+    d->tx_ring = guest_alloc(&d->alloc, EPP_RING_COUNT * EPP_DESC_LEN);
+    d->rx_ring = guest_alloc(&d->alloc, EPP_RING_COUNT * EPP_DESC_LEN);
+    g_assert(d->tx_ring != 0 && d->rx_ring != 0);
+    return d;
+}
+
+void e1000epp_stop(E1000epp *d)
+{
+    qtest_quit(d->qts);
+    close(d->sock[0]);
+    close(d->sock[1]);
+    g_free(d->pdev);
+    qpci_free_pc(d->bus);
+    alloc_destroy(&d->alloc);
+    g_free(d);
+}
+
+/* ---------------------------------------------------------------- */
+/* Registers                                                        */
+/* ---------------------------------------------------------------- */
+
+uint32_t e1000epp_rd(E1000epp *d, uint32_t reg)
+{
+    return qpci_io_readl(d->pdev, d->mmio, reg);
+}
+
+void e1000epp_wr(E1000epp *d, uint32_t reg, uint32_t val)
+{
+    qpci_io_writel(d->pdev, d->mmio, reg, val);
+}
+
+/* Registers the dump shows, by datasheet name */
+static const struct {
+    const char *name;
+    uint32_t reg;
+} epp_dump_set[] = {
+    { "CTRL", CTRL }, { "STATUS", STATUS }, { "EECD", EECD },
+    { "CTRL_EXT", CTRL_EXT }, { "IMS", IMS }, { "IVAR", IVAR },
+    { "RCTL", RCTL }, { "RFCTL", RFCTL }, { "RDLEN", RDLEN0 },
+    { "RDH", RDH0 }, { "RDT", RDT0 }, { "TCTL", TCTL },
+    { "TDLEN", TDLEN0 }, { "TDH", TDH0 }, { "TDT", TDT0 },
+    { "PBA", PBA }, { "MPC", MPC }, { "GPRC", GPRC }, { "GPTC", GPTC },
+};
+
+static const char *epp_reg_name(uint32_t reg)
+{
+    size_t i;
+
+    for (i = 0; i < ARRAY_SIZE(epp_dump_set); i++) {
+        if (epp_dump_set[i].reg == reg) {
+            return epp_dump_set[i].name;
+        }
+    }
+    return "register";
+}
+
+/*
+ * The register dump printed before any timeout failure.  ICR is not read
+ * (that would clear it); IMS shows which causes are enabled.  MPC, GPRC and
+ * GPTC are read-clear: the dump consumes them, which is fine because it
+ * only runs right before the test fails.
+ */
+void e1000epp_dump_regs(E1000epp *d, const char *why)
+{
+    GString *s = g_string_new(NULL);
+    size_t i;
+
+    g_string_append_printf(s, "%s on %s at virtual %" PRId64 " ns:",
+                           why, d->model, d->now_ns);
+    for (i = 0; i < ARRAY_SIZE(epp_dump_set); i++) {
+        g_string_append_printf(s, "%s%s=0x%08x", i % 5 ? " " : "\n  ",
+                               epp_dump_set[i].name,
+                               e1000epp_rd(d, epp_dump_set[i].reg));
+    }
+    g_test_message("%s", s->str);
+    g_string_free(s, true);
+}
+
+/* ---------------------------------------------------------------- */
+/* Waiting in virtual time                                          */
+/* ---------------------------------------------------------------- */
+
+/* qtest's clock_step refuses 0 ns, so the driver keeps the time itself */
+void e1000epp_step(E1000epp *d, uint64_t ns)
+{
+    g_assert(ns > 0);
+    d->now_ns = qtest_clock_step(d->qts, ns);
+}
+
+void e1000epp_wait_until(E1000epp *d, E1000eppCond cond, void *opaque,
+                         uint64_t step_ns, uint64_t budget_ns,
+                         const char *what)
+{
+    uint64_t waited = 0;
+
+    g_assert(step_ns > 0);
+    for (;;) {
+        if (cond(d, opaque)) {
+            return;
+        }
+        if (waited >= budget_ns) {
+            break;
+        }
+        e1000epp_step(d, step_ns);
+        waited += step_ns;
+    }
+    e1000epp_dump_regs(d, what);
+    g_error("%s: not reached within %" PRIu64 " ns of virtual time on %s",
+            what, budget_ns, d->model);
+}
+
+typedef struct RegCond {
+    uint32_t reg, mask, value;
+} RegCond;
+
+static bool reg_cond(E1000epp *d, void *opaque)
+{
+    RegCond *c = opaque;
+
+    return (e1000epp_rd(d, c->reg) & c->mask) == c->value;
+}
+
+void e1000epp_wait_reg(E1000epp *d, uint32_t reg, uint32_t mask,
+                       uint32_t value, uint64_t budget_ns)
+{
+    RegCond c = { reg, mask, value };
+    g_autofree char *what = g_strdup_printf(
+        "%s (0x%05x) & 0x%08x == 0x%08x", epp_reg_name(reg), reg, mask,
+        value);
+    uint64_t step = MAX(budget_ns / 1000, EPP_NS_PER_US);
+
+    e1000epp_wait_until(d, reg_cond, &c, step, budget_ns, what);
+}
+
+void e1000epp_wait_link_up(E1000epp *d)
+{
+    e1000epp_wait_reg(d, STATUS, STATUS_LU, STATUS_LU, EPP_LINK_BUDGET_NS);
+}
+
+void e1000epp_watch_intx(E1000epp *d)
+{
+    if (!d->intx_watched) {
+        qtest_irq_intercept_in(d->qts, "ioapic");
+        d->intx_watched = true;
+    }
+}
+
+int e1000epp_intx_pin(E1000epp *d)
+{
+    int pin, high = -1;
+
+    g_assert(d->intx_watched);
+    /* The IOAPIC has 24 inputs; PIRQA-H arrive on 16-23 */
+    for (pin = 0; pin < 24; pin++) {
+        if (qtest_get_irq(d->qts, pin)) {
+            g_assert_cmpint(high, ==, -1);
+            high = pin;
+        }
+    }
+    return high;
+}
+
+static bool intx_high(E1000epp *d, void *opaque)
+{
+    return e1000epp_intx_pin(d) >= 0;
+}
+
+int e1000epp_wait_intx(E1000epp *d, uint64_t budget_ns)
+{
+    e1000epp_wait_until(d, intx_high, NULL, MAX(budget_ns / 1000, 1000),
+                        budget_ns, "INTx asserted");
+    return e1000epp_intx_pin(d);
+}
+
+static bool msix_pending(E1000epp *d, void *opaque)
+{
+    return qpci_msix_pending(d->pdev, *(uint16_t *)opaque);
+}
+
+void e1000epp_wait_msix_pending(E1000epp *d, uint16_t vector,
+                                uint64_t budget_ns)
+{
+    g_autofree char *what = g_strdup_printf("MSI-X vector %u pending",
+                                            vector);
+
+    e1000epp_wait_until(d, msix_pending, &vector,
+                        MAX(budget_ns / 1000, 1000), budget_ns, what);
+}
+
+/* ---------------------------------------------------------------- */
+/* Reset, NVM, PHY                                                  */
+/* ---------------------------------------------------------------- */
+
+/*
+ * Global reset the way the Linux driver does it for the 82574
+ * (e1000_reset_hw_82571), each step bounded in virtual time.
+ */
+void e1000epp_global_reset(E1000epp *d)
+{
+    int i;
+
+    /* 1. Stop new bus-master requests; wait for GIO_MASTER_ENABLE to drop */
+    e1000epp_wr(d, CTRL, e1000epp_rd(d, CTRL) | CTRL_GIO_MASTER_DIS);
+    e1000epp_wait_reg(d, STATUS, STATUS_GIO_MASTER_EN, 0,
+                      80 * EPP_NS_PER_MS);
+
+    /* 2. Mask every cause, stop Rx and Tx, let in-flight DMA settle */
+    e1000epp_wr(d, IMC, 0xffffffff);
+    e1000epp_wr(d, RCTL, 0);
+    e1000epp_wr(d, TCTL, e1000epp_rd(d, TCTL) & ~TCTL_EN);
+    e1000epp_rd(d, STATUS);
+    e1000epp_step(d, 10 * EPP_NS_PER_MS);
+
+    /* 3. Claim MDIO ownership, then CTRL.RST (self-clearing) */
+    e1000epp_wr(d, EXTCNF_CTRL,
+                e1000epp_rd(d, EXTCNF_CTRL) | EXTCNF_CTRL_MDIO_SW_OWNERSHIP);
+    e1000epp_wr(d, CTRL, e1000epp_rd(d, CTRL) | CTRL_RST);
+    e1000epp_wr(d, EXTCNF_CTRL,
+                e1000epp_rd(d, EXTCNF_CTRL) & ~EXTCNF_CTRL_MDIO_SW_OWNERSHIP);
+
+    /*
+     * 4. EECD.AUTO_RD: the driver polls only ten times, 1-2 ms apart; the
+     * shortest spacing (1 ms) is the strictest bound, so use it.
+     */
+    for (i = 0; i < 10; i++) {
+        if (e1000epp_rd(d, EECD) & EECD_AUTO_RD) {
+            break;
+        }
+        e1000epp_step(d, EPP_NS_PER_MS);
+    }
+    if (i == 10) {
+        e1000epp_dump_regs(d, "EECD.AUTO_RD after CTRL.RST");
+        g_error("EECD.AUTO_RD not set within 10 polls 1 ms apart on %s",
+                d->model);
+    }
+
+    /* 5. PHY configuration from NVM runs after AUTO_RD: 25 ms */
+    e1000epp_step(d, 25 * EPP_NS_PER_MS);
+
+    /* 6. Clear whatever the reset left pending */
+    e1000epp_wr(d, IMC, 0xffffffff);
+    e1000epp_rd(d, ICR);
+}
+
+typedef struct EerdCond {
+    uint32_t val;
+} EerdCond;
+
+static bool eerd_done(E1000epp *d, void *opaque)
+{
+    EerdCond *c = opaque;
+
+    c->val = e1000epp_rd(d, EERD);
+    return c->val & EERD_DONE;
+}
+
+uint16_t e1000epp_nvm_read(E1000epp *d, uint16_t word)
+{
+    EerdCond c;
+
+    e1000epp_wr(d, EERD, (word << EERD_ADDR_SHIFT) | EERD_START);
+    /* The driver polls EERD.DONE every 5 us */
+    e1000epp_wait_until(d, eerd_done, &c, 5 * EPP_NS_PER_US,
+                        10 * EPP_NS_PER_MS, "EERD.DONE");
+    return c.val >> EERD_DATA_SHIFT;
+}
+
+typedef struct MdicCond {
+    uint32_t val;
+} MdicCond;
+
+static bool mdic_ready(E1000epp *d, void *opaque)
+{
+    MdicCond *c = opaque;
+
+    c->val = e1000epp_rd(d, MDIC);
+    return c->val & MDIC_READY;
+}
+
+uint32_t e1000epp_mdic(E1000epp *d, uint32_t cmd)
+{
+    MdicCond c;
+
+    e1000epp_wr(d, MDIC, cmd);
+    /* The driver polls MDIC.READY every 50 us, 640 times at most */
+    e1000epp_wait_until(d, mdic_ready, &c, 50 * EPP_NS_PER_US,
+                        640 * 50 * EPP_NS_PER_US, "MDIC.READY");
+    return c.val;
+}
+
+/* The 82574L's internal PHY answers at MDIO address 1 */
+#define EPP_PHY_ADDR        1
+
+uint16_t e1000epp_phy_read(E1000epp *d, uint8_t reg)
+{
+    uint32_t v = e1000epp_mdic(d, MDIC_OP_READ |
+                               (EPP_PHY_ADDR << MDIC_PHYADD_SHIFT) |
+                               ((uint32_t)reg << MDIC_REGADD_SHIFT));
+
+    g_assert_cmphex(v & MDIC_ERROR, ==, 0);
+    return v & MDIC_DATA_MASK;
+}
+
+void e1000epp_phy_write(E1000epp *d, uint8_t reg, uint16_t val)
+{
+    uint32_t v = e1000epp_mdic(d, MDIC_OP_WRITE |
+                               (EPP_PHY_ADDR << MDIC_PHYADD_SHIFT) |
+                               ((uint32_t)reg << MDIC_REGADD_SHIFT) | val);
+
+    g_assert_cmphex(v & MDIC_ERROR, ==, 0);
+}
+
+/* ---------------------------------------------------------------- */
+/* Bring-up: 82574L §4.6, in datasheet order                         */
+/* ---------------------------------------------------------------- */
+
+void e1000epp_bring_up(E1000epp *d, const E1000eppConfig *cfg)
+{
+    uint32_t rctl;
+    size_t i;
+
+    /* §4.6.1 Interrupts off while initialising */
+    e1000epp_wr(d, IMC, 0xffffffff);
+
+    /* §4.6.2 Global reset; waits for EECD.AUTO_RD; interrupts off again */
+    e1000epp_global_reset(d);
+
+    /* §4.6.3 No flow control: FCAL/FCAH/FCT/FCTTV zero */
+    e1000epp_wr(d, FCAL, 0);
+    e1000epp_wr(d, FCAH, 0);
+    e1000epp_wr(d, FCT, 0);
+    e1000epp_wr(d, FCTTV, 0);
+
+    /*
+     * §4.6.4 Link: copper with the internal PHY auto-negotiating.  SLU
+     * lets the MAC follow the PHY; speed and duplex are not forced.
+     */
+    e1000epp_wr(d, CTRL, (e1000epp_rd(d, CTRL) | CTRL_SLU) &
+                ~(CTRL_FRCSPD | CTRL_FRCDPX));
+    e1000epp_wait_link_up(d);
+
+    /* §4.6.5 Statistics: every counter is read-clear */
+    for (i = 0; i < ARRAY_SIZE(epp_stats_regs); i++) {
+        e1000epp_rd(d, epp_stats_regs[i]);
+    }
+
+    /* §4.6.6 Receive: address filter, ring, then RCTL.EN last */
+    e1000epp_wr(d, RAL0, ldl_le_p(epp_mac));
+    e1000epp_wr(d, RAH0, lduw_le_p(epp_mac + 4) | RAH_AV);
+    for (i = 0; i < 128; i++) {
+        e1000epp_wr(d, MTA + 4 * i, 0);
+    }
+    e1000epp_wr(d, RDBAL0, (uint32_t)d->rx_ring);
+    e1000epp_wr(d, RDBAH0, (uint32_t)(d->rx_ring >> 32));
+    e1000epp_wr(d, RDLEN0, EPP_RING_COUNT * EPP_DESC_LEN);
+    e1000epp_wr(d, RDH0, 0);
+    e1000epp_wr(d, RDT0, 0);
+    d->rx_tail = 0;
+    d->rx_extended = cfg->rx_extended;
+    e1000epp_wr(d, RDTR, 0);
+    e1000epp_wr(d, RADV, 0);
+    e1000epp_wr(d, ITR, 0);
+    e1000epp_wr(d, RFCTL, cfg->rx_extended ? RFCTL_EXTEN : 0);
+    rctl = RCTL_EN | RCTL_BAM | cfg->rctl_bsize;
+    if (!cfg->keep_crc) {
+        rctl |= RCTL_SECRC;
+    }
+    e1000epp_wr(d, RCTL, rctl);
+
+    /* §4.6.7 Transmit: ring, IPG, then TCTL.EN */
+    e1000epp_wr(d, TDBAL0, (uint32_t)d->tx_ring);
+    e1000epp_wr(d, TDBAH0, (uint32_t)(d->tx_ring >> 32));
+    e1000epp_wr(d, TDLEN0, EPP_RING_COUNT * EPP_DESC_LEN);
+    e1000epp_wr(d, TDH0, 0);
+    e1000epp_wr(d, TDT0, 0);
+    d->tx_tail = 0;
+    e1000epp_wr(d, TIDV, 0);
+    e1000epp_wr(d, TADV, 0);
+    /* IPGT 8, IPGR1 8, IPGR2 6: the copper values the driver uses */
+    e1000epp_wr(d, TIPG, 8 | (8 << 10) | (6 << 20));
+    e1000epp_wr(d, TCTL, TCTL_EN | TCTL_PSP | (0x0f << TCTL_CT_SHIFT) |
+                (0x3f << TCTL_COLD_SHIFT));
+
+    /* The driver owns the device from here on */
+    e1000epp_wr(d, CTRL_EXT, e1000epp_rd(d, CTRL_EXT) | CTRL_EXT_DRV_LOAD);
+
+    /* Enable interrupts last */
+    if (cfg->ims) {
+        e1000epp_wr(d, IMS, cfg->ims);
+    }
+}
+
+/* ---------------------------------------------------------------- */
+/* Transmit                                                         */
+/* ---------------------------------------------------------------- */
+
+void e1000epp_txd_legacy(uint8_t *desc, uint64_t addr, uint16_t len,
+                         uint32_t cmd)
+{
+    /* Legacy (§7.2.10.1): address; length | CSO | CMD; STA | CSS | VLAN */
+    stq_le_p(desc, addr);
+    stl_le_p(desc + 8, len | cmd);
+    stl_le_p(desc + 12, 0);
+}
+
+void e1000epp_txd_context(uint8_t *desc, uint8_t ipcss, uint8_t ipcso,
+                          uint16_t ipcse, uint8_t tucss, uint8_t tucso,
+                          uint16_t tucse, uint32_t paylen_tucmd)
+{
+    /*
+     * Context (§7.2.10.2): IPCSS | IPCSO | IPCSE; TUCSS | TUCSO | TUCSE;
+     * PAYLEN | DTYP=0000 | TUCMD (with DEXT); STA | HDRLEN | MSS.
+     */
+    stl_le_p(desc, ipcss | (ipcso << 8) | ((uint32_t)ipcse << 16));
+    stl_le_p(desc + 4, tucss | (tucso << 8) | ((uint32_t)tucse << 16));
+    stl_le_p(desc + 8, paylen_tucmd | TXD_DTYP_CTX | TXD_CMD_DEXT);
+    stl_le_p(desc + 12, 0);
+}
+
+void e1000epp_txd_data(uint8_t *desc, uint64_t addr, uint32_t len,
+                       uint32_t dcmd, uint32_t popts)
+{
+    /* Data (§7.2.10.3): address; DTALEN | DTYP=0001 | DCMD; STA | POPTS */
+    g_assert(len < (1u << 20));
+    stq_le_p(desc, addr);
+    stl_le_p(desc + 8, len | TXD_DTYP_DATA | TXD_CMD_DEXT | dcmd);
+    stl_le_p(desc + 12, popts);
+}
+
+uint32_t e1000epp_tx_write(E1000epp *d, const uint8_t *desc)
+{
+    uint32_t idx = d->tx_tail;
+
+    qtest_memwrite(d->qts, d->tx_ring + idx * EPP_DESC_LEN, desc,
+                   EPP_DESC_LEN);
+    d->tx_tail = (idx + 1) % EPP_RING_COUNT;
+    return idx;
+}
+
+void e1000epp_tx_kick(E1000epp *d)
+{
+    e1000epp_wr(d, TDT0, d->tx_tail);
+}
+
+uint32_t e1000epp_tx_push(E1000epp *d, const uint8_t *desc)
+{
+    uint32_t idx = e1000epp_tx_write(d, desc);
+
+    e1000epp_tx_kick(d);
+    return idx;
+}
+
+void e1000epp_tx_wait_done(E1000epp *d)
+{
+    /* TDH == TDT: the device has fetched and processed every descriptor */
+    e1000epp_wait_reg(d, TDH0, 0xffff, d->tx_tail, 100 * EPP_NS_PER_MS);
+}
+
+void e1000epp_tx_desc(E1000epp *d, uint32_t idx, uint8_t *desc)
+{
+    qtest_memread(d->qts, d->tx_ring + idx * EPP_DESC_LEN, desc,
+                  EPP_DESC_LEN);
+}
+
+/* ---------------------------------------------------------------- */
+/* Receive                                                          */
+/* ---------------------------------------------------------------- */
+
+uint32_t e1000epp_rx_post(E1000epp *d, uint64_t buf)
+{
+    uint8_t desc[EPP_DESC_LEN] = { 0 };
+    uint32_t idx = d->rx_tail;
+
+    /* Legacy and extended read formats both start with the buffer address */
+    stq_le_p(desc, buf);
+    qtest_memwrite(d->qts, d->rx_ring + idx * EPP_DESC_LEN, desc,
+                   EPP_DESC_LEN);
+    d->rx_tail = (idx + 1) % EPP_RING_COUNT;
+    /* RDT names the first descriptor the device may not use */
+    e1000epp_wr(d, RDT0, d->rx_tail);
+    return idx;
+}
+
+void e1000epp_rx_desc(E1000epp *d, uint32_t idx, uint8_t *desc)
+{
+    qtest_memread(d->qts, d->rx_ring + idx * EPP_DESC_LEN, desc,
+                  EPP_DESC_LEN);
+}
+
+typedef struct RxCond {
+    uint32_t idx;
+} RxCond;
+
+static bool rx_dd(E1000epp *d, void *opaque)
+{
+    RxCond *c = opaque;
+    uint8_t desc[EPP_DESC_LEN];
+
+    e1000epp_rx_desc(d, c->idx, desc);
+    /* DD: legacy status byte 12 bit 0; extended write-back dword 2 bit 0 */
+    return desc[d->rx_extended ? 8 : 12] & RXD_STA_DD;
+}
+
+void e1000epp_rx_wait_dd(E1000epp *d, uint32_t idx)
+{
+    RxCond c = { idx };
+    g_autofree char *what = g_strdup_printf("Rx descriptor %u DD", idx);
+
+    e1000epp_wait_until(d, rx_dd, &c, 10 * EPP_NS_PER_US,
+                        100 * EPP_NS_PER_MS, what);
+}
+
+/* ---------------------------------------------------------------- */
+/* Frames on the netdev socket                                      */
+/* ---------------------------------------------------------------- */
+
+void e1000epp_inject(E1000epp *d, const void *frame, size_t len)
+{
+    g_autofree uint8_t *msg = g_malloc(len + 4);
+    ssize_t ret;
+
+    stl_be_p(msg, len);
+    memcpy(msg + 4, frame, len);
+    ret = send(d->sock[0], msg, len + 4, 0);
+    g_assert_cmpint(ret, ==, len + 4);
+}
+
+static bool wire_has_data(E1000epp *d, void *opaque)
+{
+    return !e1000epp_wire_idle(d);
+}
+
+bool e1000epp_wire_idle(E1000epp *d)
+{
+    struct pollfd pfd = { .fd = d->sock[0], .events = POLLIN };
+
+    return poll(&pfd, 1, 0) == 0;
+}
+
+size_t e1000epp_collect(E1000epp *d, void *buf, size_t cap)
+{
+    uint8_t hdr[4];
+    uint32_t len;
+    ssize_t ret;
+
+    e1000epp_wait_until(d, wire_has_data, NULL, 10 * EPP_NS_PER_US,
+                        100 * EPP_NS_PER_MS, "frame on the wire");
+    ret = recv(d->sock[0], hdr, sizeof(hdr), MSG_WAITALL);
+    g_assert_cmpint(ret, ==, sizeof(hdr));
+    len = ldl_be_p(hdr);
+    g_assert_cmpuint(len, <=, cap);
+    ret = recv(d->sock[0], buf, len, MSG_WAITALL);
+    g_assert_cmpint(ret, ==, len);
+    return len;
+}
+
+/* ---------------------------------------------------------------- */
+/* Guest memory and helpers                                         */
+/* ---------------------------------------------------------------- */
+
+uint64_t e1000epp_alloc(E1000epp *d, size_t size)
+{
+    uint64_t addr = guest_alloc(&d->alloc, size);
+
+    g_assert(addr != 0);
+    return addr;
+}
+
+void e1000epp_memwrite(E1000epp *d, uint64_t addr, const void *buf,
+                       size_t len)
+{
+    qtest_memwrite(d->qts, addr, buf, len);
+}
+
+void e1000epp_memread(E1000epp *d, uint64_t addr, void *buf, size_t len)
+{
+    qtest_memread(d->qts, addr, buf, len);
+}
+
+uint32_t e1000epp_fcs(const uint8_t *frame, size_t len)
+{
+    /* IEEE 802.3 CRC-32: reflected polynomial 0xedb88320, inverted */
+    uint32_t crc = 0xffffffff;
+    size_t i;
+    int bit;
+
+    for (i = 0; i < len; i++) {
+        crc ^= frame[i];
+        for (bit = 0; bit < 8; bit++) {
+            crc = (crc >> 1) ^ (0xedb88320 & -(crc & 1));
+        }
+    }
+    return ~crc;
+}

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Scenarios: the PHY behind MDIC and the link it reports.
+ * Given/when/then against the 82574L datasheet; see e1000e-pp-test.c.
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/bswap.h"
+#include "libqtest.h"
+#include "hw/pci/pci_regs.h"
+#include "libqos/pci.h"
+#include "e1000e-pp-regs.h"
+#include "e1000e-pp-drv.h"
+#include "e1000e-pp-test.h"
+
+/* ---------------------------------------------------------------- */
+/* PHY over MDIC                                                    */
+/* ---------------------------------------------------------------- */
+
+#define PHY_BMCR            0       /* Basic mode control */
+#define PHY_BMSR            1       /* Basic mode status */
+#define PHY_ID1             2
+#define PHY_ID2             3
+#define PHY_PAGE_SELECT     22      /* BM PHY page select */
+#define BMCR_ANRESTART      0x0200
+#define BMCR_PDOWN          0x0800
+#define BMCR_ANENABLE       0x1000
+#define BMSR_LSTATUS        0x0004
+
+static uint32_t mdic_read_cmd(uint8_t phy, uint8_t reg)
+{
+    return MDIC_OP_READ | ((uint32_t)phy << MDIC_PHYADD_SHIFT) |
+           ((uint32_t)reg << MDIC_REGADD_SHIFT);
+}
+
+void phy_identity_via_mdic(const char *model)
+{
+    E1000epp *d = e1000epp_start(model, NULL);
+    uint32_t v;
+
+    /* Given: a device up */
+    e1000epp_bring_up(d, &e1000epp_default_config);
+
+    /* When: PHY 1 registers 2 and 3 are read through MDIC */
+    v = e1000epp_mdic(d, mdic_read_cmd(1, PHY_ID1));
+    /* Then: READY, no ERROR, REGADD/PHYADD read back, BM PHY ID 0x0141 */
+    g_assert_cmphex(v & (MDIC_READY | MDIC_ERROR), ==, MDIC_READY);
+    g_assert_cmphex(v & (MDIC_REGADD_MASK | MDIC_PHYADD_MASK), ==,
+                    (PHY_ID1 << MDIC_REGADD_SHIFT) | (1 << MDIC_PHYADD_SHIFT));
+    g_assert_cmphex(v & MDIC_DATA_MASK, ==, 0x0141);
+    v = e1000epp_mdic(d, mdic_read_cmd(1, PHY_ID2));
+    g_assert_cmphex(v & (MDIC_READY | MDIC_ERROR), ==, MDIC_READY);
+    g_assert_cmphex(v & MDIC_REGADD_MASK, ==, PHY_ID2 << MDIC_REGADD_SHIFT);
+    g_assert_cmphex(v & MDIC_DATA_MASK, ==, 0x0cb1);
+
+    /*
+     * When: an unimplemented register (11, IEEE reserved) is read
+     * Then: it reads 0, never 0xffff (the driver's PHY-hang check resets
+     * on 0xffff).  A PHY that answers does not raise MDIC.ERROR.
+     * stock e1000e: reads 0 but flags MDIC.ERROR.
+     */
+    v = e1000epp_mdic(d, mdic_read_cmd(1, 11));
+    g_assert_cmphex(v & MDIC_DATA_MASK, ==, 0);
+    g_assert_cmphex(v & MDIC_READY, ==, MDIC_READY);
+    g_assert_cmphex(v & MDIC_ERROR, ==, is_stock(model) ? MDIC_ERROR : 0);
+
+    /* When: a PHY address nobody answers (2) is read; Then: ERROR */
+    v = e1000epp_mdic(d, mdic_read_cmd(2, PHY_ID1));
+    g_assert_cmphex(v & MDIC_ERROR, ==, MDIC_ERROR);
+
+    /*
+     * When: page 2 is selected through register 22
+     * Then: it reads back; registers 0-15 are not paged, so the ID
+     * still reads 0x0141; page 0 restores.
+     */
+    e1000epp_phy_write(d, PHY_PAGE_SELECT, 2);
+    g_assert_cmphex(e1000epp_phy_read(d, PHY_PAGE_SELECT), ==, 2);
+    g_assert_cmphex(e1000epp_phy_read(d, PHY_ID1), ==, 0x0141);
+    e1000epp_phy_write(d, PHY_PAGE_SELECT, 0);
+    g_assert_cmphex(e1000epp_phy_read(d, PHY_PAGE_SELECT), ==, 0);
+    g_assert_cmphex(e1000epp_phy_read(d, PHY_ID2), ==, 0x0cb1);
+    e1000epp_stop(d);
+}
+
+void phy_power_down_drops_link(const char *model)
+{
+    E1000epp *d = e1000epp_start(model, NULL);
+    uint16_t bmcr;
+    uint32_t status;
+
+    /* Given: a device up with link, ICR drained */
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    e1000epp_rd(d, ICR);
+    bmcr = e1000epp_phy_read(d, PHY_BMCR);
+
+    /* When: BMCR.PDOWN */
+    e1000epp_phy_write(d, PHY_BMCR, bmcr | BMCR_PDOWN);
+
+    if (is_stock(model)) {
+        /* stock e1000e: ignores BMCR.PDOWN, the link stays up */
+        e1000epp_step(d, 100 * EPP_NS_PER_MS);
+        g_assert_cmphex(e1000epp_rd(d, STATUS) & STATUS_LU, ==, STATUS_LU);
+        e1000epp_stop(d);
+        return;
+    }
+
+    /* Then: STATUS.LU drops, ICR.LSC is raised, BMSR shows no link */
+    e1000epp_wait_reg(d, STATUS, STATUS_LU, 0, 100 * EPP_NS_PER_MS);
+    g_assert_cmphex(e1000epp_rd(d, ICR) & ICR_LSC, ==, ICR_LSC);
+    g_assert_cmphex(e1000epp_phy_read(d, PHY_BMSR) & BMSR_LSTATUS, ==, 0);
+
+    /* When: PDOWN cleared, auto-negotiation restarted */
+    e1000epp_phy_write(d, PHY_BMCR, (bmcr & ~BMCR_PDOWN) | BMCR_ANENABLE |
+                       BMCR_ANRESTART);
+
+    /* Then: link back after (virtual) negotiation time, 1000 Mb/s full */
+    e1000epp_wait_link_up(d);
+    status = e1000epp_rd(d, STATUS);
+    g_assert_cmphex(status & (STATUS_FD | STATUS_SPEED_MASK), ==,
+                    STATUS_FD | STATUS_SPEED_1000);
+    g_assert_cmphex(e1000epp_rd(d, ICR) & ICR_LSC, ==, ICR_LSC);
+    e1000epp_stop(d);
+}
+
+/* ---------------------------------------------------------------- */
+/* Link                                                             */
+/* ---------------------------------------------------------------- */
+
+static void set_link(E1000epp *d, bool up)
+{
+    qtest_qmp_assert_success(d->qts,
+                             "{'execute': 'set_link', 'arguments': "
+                             "{'name': 'hs0', 'up': %i}}", up);
+}
+
+void link_change_lsc(const char *model)
+{
+    E1000epp *d = e1000epp_start(model, NULL);
+    uint32_t status;
+
+    /* Given: a device up with link, ICR drained */
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    e1000epp_rd(d, ICR);
+
+    /* When: the peer drops the link; Then: STATUS.LU=0 and ICR.LSC */
+    set_link(d, false);
+    e1000epp_wait_reg(d, STATUS, STATUS_LU, 0, 100 * EPP_NS_PER_MS);
+    g_assert_cmphex(e1000epp_rd(d, ICR) & ICR_LSC, ==, ICR_LSC);
+
+    /* When: the link comes back; Then: LU, 1000 Mb/s full, ICR.LSC */
+    set_link(d, true);
+    e1000epp_wait_link_up(d);
+    status = e1000epp_rd(d, STATUS);
+    g_assert_cmphex(status & (STATUS_FD | STATUS_SPEED_MASK), ==,
+                    STATUS_FD | STATUS_SPEED_1000);
+    g_assert_cmphex(e1000epp_rd(d, ICR) & ICR_LSC, ==, ICR_LSC);
+    e1000epp_stop(d);
+}
