@@ -14,7 +14,7 @@ import subprocess
 import time
 
 from . import paths
-from .progress import (StepError, run_logged, ninja_progress, fmt_secs)
+from .progress import run_logged, ninja_progress, fmt_secs
 
 STAMP = os.path.join(paths.QEMU_BUILD, ".e1000e-pp-configure")
 OPTIONROM_CONFIG = os.path.join(paths.OPTIONROM_DIR, "config.mak")

@@ -18,7 +18,8 @@ def ensure_source(reporter):
     os.makedirs(paths.SRC_DIR, exist_ok=True)
     log = os.path.join(paths.LOG_DIR, "apt-source.log")
     cmd = ["apt-get", "source", "qemu"]
-    reporter.line("apt-get source qemu (about 130 MB, then Debian's patches)")
+    reporter.line("apt-get source qemu (40 MB download, 410 MB unpacked, "
+                  "Debian's patches applied)")
     try:
         run_logged(cmd, log, "apt-get source qemu failed",
                    cwd=paths.SRC_DIR, reporter=reporter)

@@ -182,16 +182,25 @@ def test_set_link_off_on_flips_guest_carrier(vm, link):
     def link_detected():
         return ethtool_settings(vm.agent)["Link detected"]
 
+    def evidence():
+        _, carrier = vm.agent.sh("cat /sys/class/net/eth0/carrier",
+                                 check=False)
+        return (f"guest carrier={carrier.strip()}, ethtool "
+                f"{ethtool_settings(vm.agent)}\nNIC dmesg tail:\n" +
+                "\n".join(nic_dmesg_lines(vm, link["pci"])[-8:]))
+
     t0 = time.monotonic()
     vm.qmp.execute("set_link", name=vm.netdev_id, up=False)
-    wait_until("ethtool: Link detected: no",
-               lambda: link_detected() == "no", LINK_TIMEOUT, interval=0.2)
+    wait_until("ethtool: Link detected: no after QMP set_link up=false",
+               lambda: link_detected() == "no", LINK_TIMEOUT, interval=0.2,
+               evidence=evidence)
     t_down = time.monotonic() - t0
 
     t0 = time.monotonic()
     vm.qmp.execute("set_link", name=vm.netdev_id, up=True)
-    wait_until("ethtool: Link detected: yes",
-               lambda: link_detected() == "yes", LINK_TIMEOUT, interval=0.2)
+    wait_until("ethtool: Link detected: yes after QMP set_link up=true",
+               lambda: link_detected() == "yes", LINK_TIMEOUT, interval=0.2,
+               evidence=evidence)
     t_up = time.monotonic() - t0
     print(f"\n[smoke] set_link off -> no carrier {t_down:.2f} s, "
           f"on -> carrier {t_up:.2f} s", flush=True)

@@ -164,6 +164,22 @@ void e1000epp_dump_regs(E1000epp *d, const char *why)
     g_string_free(s, true);
 }
 
+void e1000epp_expect_reg(E1000epp *d, const char *name, uint32_t reg,
+                         uint32_t mask, uint32_t value, const char *file,
+                         int line)
+{
+    uint32_t v = e1000epp_rd(d, reg);
+    g_autofree char *what = NULL;
+
+    if ((v & mask) == value) {
+        return;
+    }
+    what = g_strdup_printf("%s:%d: %s = 0x%08x, & 0x%08x expected 0x%08x",
+                           file, line, name, v, mask, value);
+    e1000epp_dump_regs(d, what);
+    g_error("%s on %s", what, d->model);
+}
+
 /* ---------------------------------------------------------------- */
 /* Waiting in virtual time                                          */
 /* ---------------------------------------------------------------- */
@@ -238,8 +254,11 @@ int e1000epp_intx_pin(E1000epp *d)
     int pin, high = -1;
 
     g_assert(d->intx_watched);
-    /* The IOAPIC has 24 inputs; PIRQA-H arrive on 16-23 */
-    for (pin = 0; pin < 24; pin++) {
+    /*
+     * PCI INTx reaches the IOAPIC through PIRQA-H on inputs 16-23; the
+     * ISA inputs below (the PIT on input 0, ...) toggle on their own.
+     */
+    for (pin = 16; pin < 24; pin++) {
         if (qtest_get_irq(d->qts, pin)) {
             g_assert_cmpint(high, ==, -1);
             high = pin;
@@ -248,14 +267,14 @@ int e1000epp_intx_pin(E1000epp *d)
     return high;
 }
 
-static bool intx_high(E1000epp *d, void *opaque)
+static bool intx_asserted(E1000epp *d, void *opaque)
 {
     return e1000epp_intx_pin(d) >= 0;
 }
 
 int e1000epp_wait_intx(E1000epp *d, uint64_t budget_ns)
 {
-    e1000epp_wait_until(d, intx_high, NULL, MAX(budget_ns / 1000, 1000),
+    e1000epp_wait_until(d, intx_asserted, NULL, MAX(budget_ns / 1000, 1000),
                         budget_ns, "INTx asserted");
     return e1000epp_intx_pin(d);
 }

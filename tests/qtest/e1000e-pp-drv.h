@@ -78,6 +78,16 @@ uint32_t e1000epp_rd(E1000epp *d, uint32_t reg);
 void e1000epp_wr(E1000epp *d, uint32_t reg, uint32_t val);
 void e1000epp_dump_regs(E1000epp *d, const char *why);
 
+/*
+ * Check (reg & mask) == value; on a mismatch dump the registers and fail
+ * at the caller's line.
+ */
+#define EPP_EXPECT_REG(d, reg, mask, value) \
+    e1000epp_expect_reg(d, #reg, reg, mask, value, __FILE__, __LINE__)
+void e1000epp_expect_reg(E1000epp *d, const char *name, uint32_t reg,
+                         uint32_t mask, uint32_t value, const char *file,
+                         int line);
+
 /* Reset and NVM/PHY access as the Linux driver does it */
 void e1000epp_global_reset(E1000epp *d);
 uint16_t e1000epp_nvm_read(E1000epp *d, uint16_t word);

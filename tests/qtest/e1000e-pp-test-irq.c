@@ -32,7 +32,7 @@ void intx_int_asserted(const char *model)
     e1000epp_wr(d, ICS, ICR_TXDW);
     e1000epp_step(d, EPP_NS_PER_MS);
     g_assert_cmpint(e1000epp_intx_pin(d), ==, -1);
-    g_assert_cmphex(e1000epp_rd(d, ICR) & ICR_TXDW, ==, ICR_TXDW);
+    EPP_EXPECT_REG(d, ICR, ICR_TXDW, ICR_TXDW);
     g_assert_cmpint(e1000epp_intx_pin(d), ==, -1);
 
     /* When: an enabled cause is pending */
@@ -49,7 +49,7 @@ void intx_int_asserted(const char *model)
     icr = e1000epp_rd(d, ICR);
     g_assert_cmphex(icr, ==, ICR_INT_ASSERTED | ICR_TXDW);
     g_assert_false(qtest_get_irq(d->qts, pin));
-    g_assert_cmphex(e1000epp_rd(d, ICR), ==, 0);
+    EPP_EXPECT_REG(d, ICR, 0xffffffff, 0);
     e1000epp_stop(d);
 }
 

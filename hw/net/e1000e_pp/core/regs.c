@@ -144,6 +144,7 @@ const RegInfo e1000e_pp_reg_table[] = {
 
     /* §10.2.7 Statistics */
     STAT("CRCERRS", CRCERRS), STAT("ALGNERRC", ALGNERRC),
+    STAT("SYMERRS", SYMERRS), STAT("SEC", SEC),
     STAT("RXERRC", RXERRC), STAT("MPC", MPC), STAT("SCC", SCC),
     STAT("ECOL", ECOL), STAT("MCC", MCC), STAT("LATECOL", LATECOL),
     STAT("COLC", COLC), STAT("DC", DC), STAT("TNCRS", TNCRS),

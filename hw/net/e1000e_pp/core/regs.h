@@ -243,6 +243,7 @@
 /* §10.2.7 Statistics (all clear on read) */
 #define CRCERRS         0x04000
 #define ALGNERRC        0x04004
+#define SYMERRS         0x04008
 #define RXERRC          0x0400c
 #define MPC             0x04010
 #define SCC             0x04014
@@ -252,6 +253,7 @@
 #define COLC            0x04028
 #define DC              0x04030
 #define TNCRS           0x04034
+#define SEC             0x04038
 #define CEXTERR         0x0403c
 #define RLEC            0x04040
 #define XONRXC          0x04048
