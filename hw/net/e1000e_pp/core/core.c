@@ -99,8 +99,10 @@ uint32_t e1000e_pp_status_read(E1000EPPCore *c, uint32_t off)
         v |= STATUS_LU | STATUS_FD | STATUS_SPEED_1000;
     }
     v |= STATUS_ASDV_1000;
-    /* §10.2.2.2: GIO_MASTER_ENABLE clears once CTRL.GIO_MASTER_DISABLE
-     * is set and no request is pending; our DMA never stays pending. */
+    /*
+     * §10.2.2.2: GIO_MASTER_ENABLE clears once CTRL.GIO_MASTER_DISABLE
+     * is set and no request is pending; our DMA never stays pending.
+     */
     if (!(REG(c, CTRL) & CTRL_GIO_MASTER_DISABLE)) {
         v |= STATUS_GIO_MASTER_ENABLE;
     }

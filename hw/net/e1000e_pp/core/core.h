@@ -122,6 +122,7 @@ typedef struct E1000EPPCore {
     uint16_t phy_page;
     bool wire_up;            /* the netdev's carrier */
     bool autoneg_running;
+    bool link_reported;      /* STATUS.LU as last signalled by LSC */
 
     /* Interrupt moderation (§7.4.4). */
     bool itr_window;                          /* throttle window open */

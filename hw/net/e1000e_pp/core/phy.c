@@ -74,10 +74,27 @@ bool e1000e_pp_link_up(E1000EPPCore *c)
            !c->autoneg_running && (c->phy[MII_BMSR] & BMSR_LSTATUS);
 }
 
+/*
+ * §7.4.x: ICR.LSC on every change of STATUS.LU. Compared against the
+ * state last reported, so callers may change the inputs first.
+ */
+static void link_report(E1000EPPCore *c)
+{
+    bool up = e1000e_pp_link_up(c);
+
+    if (up == c->link_reported) {
+        return;
+    }
+    c->link_reported = up;
+    e1000e_pp_raise(c, ICR_LSC);
+    if (up) {
+        e1000e_pp_tx_run(c);
+        c->plat->rx_ready(c->opaque);
+    }
+}
+
 static void link_set(E1000EPPCore *c, bool up)
 {
-    bool was = e1000e_pp_link_up(c);
-
     if (up) {
         c->phy[MII_BMSR] |= BMSR_LSTATUS | BMSR_ANEGCOMPLETE;
         c->phy[MII_LPA] = LPA_RESOLVED;
@@ -92,14 +109,7 @@ static void link_set(E1000EPPCore *c, bool up)
         c->phy[MII_STAT1000] = 0;
         c->phy_paged[0][PHY_SPEC_STATUS - 16] = 0;
     }
-    if (was != e1000e_pp_link_up(c)) {
-        /* §7.4.x: ICR.LSC on every change of STATUS.LU. */
-        e1000e_pp_raise(c, ICR_LSC);
-        if (e1000e_pp_link_up(c)) {
-            e1000e_pp_tx_run(c);
-            c->plat->rx_ready(c->opaque);
-        }
-    }
+    link_report(c);
 }
 
 /* Take the link down and, if anything can bring it up, start over. */

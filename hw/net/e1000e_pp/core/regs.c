@@ -24,8 +24,7 @@
     { .name = n, .offset = off, .count = cnt, .access = REG_RW, \
       .reset = rst, .wmask = mask }
 #define STAT(n, off)    R(n, off, REG_RC, 0, 0)
-#define STAT64(n, off) \
-    R(n "L", off, REG_RC, 0, 0), R(n "H", (off) + 4, REG_RC_HIGH, 0, 0)
+#define STAT_HIGH(n, off) R(n, off, REG_RC_HIGH, 0, 0)
 
 const RegInfo e1000e_pp_reg_table[] = {
     /* §10.2.2 General */
@@ -155,11 +154,14 @@ const RegInfo e1000e_pp_reg_table[] = {
     STAT("PRC255", PRC255), STAT("PRC511", PRC511),
     STAT("PRC1023", PRC1023), STAT("PRC1522", PRC1522),
     STAT("GPRC", GPRC), STAT("BPRC", BPRC), STAT("MPRC", MPRC),
-    STAT("GPTC", GPTC), STAT64("GORC", GORCL), STAT64("GOTC", GOTCL),
+    STAT("GPTC", GPTC),
+    STAT("GORCL", GORCL), STAT_HIGH("GORCH", GORCH),
+    STAT("GOTCL", GOTCL), STAT_HIGH("GOTCH", GOTCH),
     STAT("RNBC", RNBC), STAT("RUC", RUC), STAT("RFC", RFC),
     STAT("ROC", ROC), STAT("RJC", RJC), STAT("MGTPRC", MGTPRC),
     STAT("MGTPDC", MGTPDC), STAT("MGTPTC", MGTPTC),
-    STAT64("TOR", TORL), STAT64("TOT", TOTL),
+    STAT("TORL", TORL), STAT_HIGH("TORH", TORH),
+    STAT("TOTL", TOTL), STAT_HIGH("TOTH", TOTH),
     STAT("TPR", TPR), STAT("TPT", TPT), STAT("PTC64", PTC64),
     STAT("PTC127", PTC127), STAT("PTC255", PTC255),
     STAT("PTC511", PTC511), STAT("PTC1023", PTC1023),

@@ -1,0 +1,556 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Unit tests of the e1000e-pp device core, run without QEMU against a
+ * fake platform. Register offsets and bits are written here as the
+ * 82574L datasheet gives them, not taken from the model's headers.
+ * Output is TAP.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake-platform.h"
+
+#define MS              (1000 * 1000LL)
+#define RX_RING         0x10000u
+#define RX_BUF(i)       (0x20000u + (i) * 0x4000u)
+#define TX_RING         0x18000u
+#define TX_BUF          0x80000u
+
+static int failures, test_failed;
+
+#define CHECK(cond) do { \
+        if (!(cond)) { \
+            printf("# %s:%d: check failed: %s\n", __FILE__, __LINE__, \
+                   #cond); \
+            test_failed = 1; \
+        } \
+    } while (0)
+#define CHECK_EQ(a, b) do { \
+        unsigned long long va_ = (a), vb_ = (b); \
+        if (va_ != vb_) { \
+            printf("# %s:%d: %s = 0x%llx, expected 0x%llx\n", __FILE__, \
+                   __LINE__, #a, va_, vb_); \
+            test_failed = 1; \
+        } \
+    } while (0)
+
+static uint32_t le32(const uint8_t *p)
+{
+    return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint16_t le16(const uint8_t *p)
+{
+    return p[0] | p[1] << 8;
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+    int i;
+
+    for (i = 0; i < 8; i++) {
+        p[i] = v >> (8 * i);
+    }
+}
+
+/* Reference CRC-32 (bitwise), independent of the model's table version. */
+static uint32_t ref_crc32(const uint8_t *p, size_t n)
+{
+    uint32_t crc = 0xffffffffu;
+    int k;
+
+    while (n--) {
+        crc ^= *p++;
+        for (k = 0; k < 8; k++) {
+            crc = (crc >> 1) ^ (0xedb88320u & -(crc & 1));
+        }
+    }
+    return ~crc;
+}
+
+/* A device past reset and auto-negotiation, link up. */
+static Fake *up_device(void)
+{
+    Fake *f = fake_new();
+
+    fake_step(f, 600 * MS);
+    return f;
+}
+
+/* Rx ring of n extended/legacy descriptors, RDT = n - 1 (all posted). */
+static void rx_ring(Fake *f, unsigned n, uint32_t rctl, int extended)
+{
+    unsigned i;
+
+    for (i = 0; i < n; i++) {
+        memset(f->mem + RX_RING + 16 * i, 0, 16);
+        put64(f->mem + RX_RING + 16 * i, RX_BUF(i));
+    }
+    wr(f, 0x05008, extended ? 1u << 15 : 0);       /* RFCTL.EXTEN */
+    wr(f, 0x02800, RX_RING);                        /* RDBAL */
+    wr(f, 0x02804, 0);                              /* RDBAH */
+    wr(f, 0x02808, n * 16);                         /* RDLEN */
+    wr(f, 0x02810, 0);                              /* RDH */
+    wr(f, 0x02818, n - 1);                          /* RDT */
+    wr(f, 0x00100, rctl | 1u << 1 | 1u << 15);      /* RCTL.EN | BAM */
+}
+
+static void make_frame(uint8_t *buf, size_t len, uint8_t seed)
+{
+    static const uint8_t da[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
+    size_t i;
+
+    memcpy(buf, da, 6);
+    memcpy(buf + 6, "\x02\x00\x00\x00\x00\x01", 6);
+    buf[12] = 0x88;      /* local experimental EtherType 0x88b5 */
+    buf[13] = 0xb5;
+    for (i = 14; i < len; i++) {
+        buf[i] = (uint8_t)(i * 7 + seed);
+    }
+}
+
+static void test_crc32_check_value(void)
+{
+    /* Given the standard check string, when hashed, then 0xCBF43926. */
+    uint8_t frame[64];
+
+    make_frame(frame, sizeof(frame), 1);
+    CHECK_EQ(ref_crc32((const uint8_t *)"123456789", 9), 0xcbf43926);
+}
+
+static void test_nvm_mac_and_checksum_via_eerd(void)
+{
+    Fake *f = fake_new();
+    uint16_t sum = 0, w;
+    unsigned i;
+
+    for (i = 0; i < 64; i++) {
+        wr(f, 0x00014, i << 2 | 1);                 /* EERD.START */
+        CHECK(rd(f, 0x00014) & 2);                  /* EERD.DONE */
+        w = rd(f, 0x00014) >> 16;
+        sum += w;
+        if (i == 0) {
+            CHECK_EQ(w, 0x5452);
+        } else if (i == 1) {
+            CHECK_EQ(w, 0x1200);
+        } else if (i == 2) {
+            CHECK_EQ(w, 0x5634);
+        }
+    }
+    CHECK_EQ(sum, 0xbaba);
+    fake_free(f);
+}
+
+static void test_reset_sets_auto_rd_within_driver_window(void)
+{
+    Fake *f = up_device();
+    int polls;
+
+    /* When CTRL.RST is written, EECD.AUTO_RD drops and RST self-clears. */
+    wr(f, 0x00000, rd(f, 0x00000) | 1u << 26);
+    CHECK(!(rd(f, 0x00000) & 1u << 26));
+    CHECK(!(rd(f, 0x00010) & 1u << 9));
+    /* Then it is back within Linux's 10 polls 1 ms apart. */
+    for (polls = 0; polls < 10 && !(rd(f, 0x00010) & 1u << 9); polls++) {
+        fake_step(f, 1 * MS);
+    }
+    CHECK(polls < 10);
+    CHECK(rd(f, 0x00010) & 1u << 9);
+    /* And the permanent MAC is back in RAL0/RAH0 with AV. */
+    CHECK_EQ(rd(f, 0x05400), 0x12005452);
+    CHECK_EQ(rd(f, 0x05404), 0x80005634);
+    fake_free(f);
+}
+
+static uint16_t mdic_read(Fake *f, unsigned reg)
+{
+    uint32_t v;
+
+    wr(f, 0x00020, 2u << 26 | 1u << 21 | reg << 16);
+    v = rd(f, 0x00020);
+    CHECK(v & 1u << 28);                            /* READY */
+    CHECK(!(v & 1u << 30));                         /* ERROR */
+    CHECK_EQ((v >> 16) & 0x1f, reg);                /* REGADD echoed */
+    return (uint16_t)v;
+}
+
+static void mdic_write(Fake *f, unsigned reg, uint16_t val)
+{
+    wr(f, 0x00020, 1u << 26 | 1u << 21 | reg << 16 | val);
+    CHECK(rd(f, 0x00020) & 1u << 28);
+}
+
+static void test_phy_identity_and_unimplemented_reads_zero(void)
+{
+    Fake *f = up_device();
+
+    CHECK_EQ(mdic_read(f, 2), 0x0141);
+    CHECK_EQ(mdic_read(f, 3), 0x0cb1);
+    /* Register 21 (receive error counter) must never read 0xFFFF. */
+    mdic_write(f, 22, 0);
+    CHECK_EQ(mdic_read(f, 21), 0);
+    /* A PHY address other than 1 ends the cycle with ERROR. */
+    wr(f, 0x00020, 2u << 26 | 2u << 21 | 2u << 16);
+    CHECK(rd(f, 0x00020) & 1u << 30);
+    fake_free(f);
+}
+
+static void test_phy_power_down_drops_link_and_raises_lsc(void)
+{
+    Fake *f = up_device();
+
+    CHECK(rd(f, 0x00008) & 2);                      /* STATUS.LU */
+    CHECK_EQ(rd(f, 0x00008) & 0xc1, 0x81);          /* 1000 Mb/s, FD */
+    rd(f, 0x000c0);                                 /* clear ICR */
+    mdic_write(f, 0, mdic_read(f, 0) | 1u << 11);   /* BMCR.PDOWN */
+    CHECK(!(rd(f, 0x00008) & 2));
+    CHECK(rd(f, 0x000c0) & 4);                      /* ICR.LSC */
+    /* Power back up: the link returns after auto-negotiation. */
+    mdic_write(f, 0, mdic_read(f, 0) & ~(1u << 11));
+    CHECK(!(rd(f, 0x00008) & 2));
+    fake_step(f, 600 * MS);
+    CHECK(rd(f, 0x00008) & 2);
+    CHECK(rd(f, 0x000c0) & 4);
+    CHECK(mdic_read(f, 1) & 1u << 2);               /* BMSR.LSTATUS */
+    fake_free(f);
+}
+
+static void test_pba_txa_is_what_rxa_leaves(void)
+{
+    Fake *f = fake_new();
+
+    CHECK_EQ(rd(f, 0x01000), 0x00140014);           /* 20 KB / 20 KB */
+    wr(f, 0x01000, 0x0000000e);                     /* RXA = 14 KB */
+    CHECK_EQ(rd(f, 0x01000), 0x001a000e);           /* TXA = 26 KB */
+    fake_free(f);
+}
+
+static void test_rx_fcs_counted_in_one_descriptor(void)
+{
+    /* Given SECRC=0 and 2 KB buffers, a 1514-byte frame + FCS = 1518. */
+    Fake *f = up_device();
+    uint8_t frame[1514];
+    uint8_t *d = f->mem + RX_RING;
+    uint32_t fcs;
+
+    rx_ring(f, 8, 0, 1);
+    make_frame(frame, sizeof(frame), 3);
+    fcs = ref_crc32(frame, sizeof(frame));
+    CHECK(e1000e_pp_receive(&f->core, frame, sizeof(frame)));
+
+    CHECK_EQ(le16(d + 12), 1518);                   /* length */
+    CHECK_EQ(le32(d + 8) & 3, 3);                   /* DD | EOP */
+    CHECK(memcmp(f->mem + RX_BUF(0), frame, sizeof(frame)) == 0);
+    CHECK_EQ(le32(f->mem + RX_BUF(0) + 1514), fcs);
+    CHECK_EQ(le32(d + 16 + 8), 0);                  /* next untouched */
+    CHECK_EQ(rd(f, 0x02810), 1);                    /* RDH */
+    CHECK_EQ(rd(f, 0x04074), 1);                    /* GPRC */
+    CHECK_EQ(rd(f, 0x04088), 1518);                 /* GORCL */
+    fake_free(f);
+}
+
+static void test_rx_fcs_straddles_two_chunks(void)
+{
+    /* A 2046-byte frame: 2048 + 2 bytes, the FCS split 2 / 2. */
+    Fake *f = up_device();
+    uint8_t frame[2046];
+    uint8_t *d = f->mem + RX_RING;
+    uint32_t fcs;
+    uint8_t got[4];
+
+    rx_ring(f, 8, 1u << 5, 1);                      /* LPE */
+    make_frame(frame, sizeof(frame), 5);
+    fcs = ref_crc32(frame, sizeof(frame));
+    CHECK(e1000e_pp_receive(&f->core, frame, sizeof(frame)));
+
+    CHECK_EQ(le16(d + 12), 2048);
+    CHECK_EQ(le32(d + 8) & 3, 1);                   /* DD, no EOP */
+    CHECK_EQ(le16(d + 16 + 12), 2);
+    CHECK_EQ(le32(d + 16 + 8) & 3, 3);              /* DD | EOP */
+    memcpy(got, f->mem + RX_BUF(0) + 2046, 2);
+    memcpy(got + 2, f->mem + RX_BUF(1), 2);
+    CHECK_EQ(le32(got), fcs);
+    CHECK_EQ(rd(f, 0x02810), 2);
+    fake_free(f);
+}
+
+static void test_rx_fcs_alone_in_last_chunk(void)
+{
+    /* A 2048-byte frame: the whole FCS lands in a 4-byte descriptor. */
+    Fake *f = up_device();
+    uint8_t frame[2048];
+    uint8_t *d = f->mem + RX_RING;
+
+    rx_ring(f, 8, 1u << 5, 1);
+    make_frame(frame, sizeof(frame), 9);
+    CHECK(e1000e_pp_receive(&f->core, frame, sizeof(frame)));
+    CHECK_EQ(le16(d + 12), 2048);
+    CHECK_EQ(le16(d + 16 + 12), 4);
+    CHECK_EQ(le32(f->mem + RX_BUF(1)), ref_crc32(frame, sizeof(frame)));
+    fake_free(f);
+}
+
+static void test_rx_secrc_strips_fcs(void)
+{
+    Fake *f = up_device();
+    uint8_t frame[1514];
+
+    rx_ring(f, 8, 1u << 26, 0);                     /* SECRC, legacy */
+    make_frame(frame, sizeof(frame), 4);
+    CHECK(e1000e_pp_receive(&f->core, frame, sizeof(frame)));
+    CHECK_EQ(le16(f->mem + RX_RING + 8), 1514);     /* legacy length */
+    CHECK_EQ(f->mem[RX_RING + 12] & 3, 3);          /* DD | EOP */
+    fake_free(f);
+}
+
+static void test_rx_waits_when_ring_is_empty(void)
+{
+    Fake *f = up_device();
+    uint8_t frame[60];
+
+    rx_ring(f, 8, 1u << 26, 1);
+    wr(f, 0x02818, 0);                              /* RDT = RDH */
+    make_frame(frame, sizeof(frame), 1);
+    CHECK(!e1000e_pp_can_receive(&f->core));
+    CHECK(!e1000e_pp_receive(&f->core, frame, sizeof(frame)));
+    CHECK_EQ(rd(f, 0x040a0), 1);                    /* RNBC */
+    wr(f, 0x02818, 4);
+    CHECK(f->rx_ready_calls > 0);
+    CHECK(e1000e_pp_receive(&f->core, frame, sizeof(frame)));
+    CHECK_EQ(rd(f, 0x02810), 1);
+    fake_free(f);
+}
+
+static void test_rx_oversize_without_lpe_counts_roc(void)
+{
+    Fake *f = up_device();
+    static uint8_t frame[1515];
+
+    rx_ring(f, 8, 0, 1);
+    make_frame(frame, sizeof(frame), 1);            /* 1519 with FCS */
+    CHECK(e1000e_pp_receive(&f->core, frame, sizeof(frame)));
+    CHECK_EQ(rd(f, 0x040ac), 1);                    /* ROC */
+    CHECK_EQ(rd(f, 0x02810), 0);
+    fake_free(f);
+}
+
+static void tx_ring(Fake *f, unsigned n)
+{
+    memset(f->mem + TX_RING, 0, n * 16);
+    wr(f, 0x03800, TX_RING);
+    wr(f, 0x03804, 0);
+    wr(f, 0x03808, n * 16);
+    wr(f, 0x03810, 0);
+    wr(f, 0x03818, 0);
+    wr(f, 0x00400, 1u << 1 | 1u << 3);              /* TCTL.EN | PSP */
+}
+
+static void test_tx_legacy_frame_bytes_and_dd_only_with_rs(void)
+{
+    Fake *f = up_device();
+    uint8_t frame[100];
+    uint8_t *d0 = f->mem + TX_RING, *d1 = d0 + 16;
+
+    tx_ring(f, 8);
+    make_frame(frame, sizeof(frame), 2);
+    memcpy(f->mem + TX_BUF, frame, sizeof(frame));
+    put64(d0, TX_BUF);
+    d0[8] = sizeof(frame);
+    d0[11] = 0x01 | 0x02;                           /* EOP | IFCS */
+    put64(d1, TX_BUF);
+    d1[8] = sizeof(frame);
+    d1[11] = 0x01 | 0x02 | 0x08;                    /* ... | RS */
+    rd(f, 0x000c0);
+    wr(f, 0x03818, 2);                              /* TDT */
+
+    CHECK_EQ(f->nframes, 2);
+    CHECK_EQ(f->frames[0].len, sizeof(frame));
+    CHECK(memcmp(f->frames[0].data, frame, sizeof(frame)) == 0);
+    CHECK_EQ(d0[12] & 1, 0);                        /* no RS: no DD */
+    CHECK_EQ(d1[12] & 1, 1);
+    CHECK_EQ(rd(f, 0x03810), 2);                    /* TDH */
+    CHECK(rd(f, 0x000c0) & 1);                      /* ICR.TXDW */
+    CHECK_EQ(rd(f, 0x04080), 2);                    /* GPTC */
+    CHECK_EQ(rd(f, 0x04090), 208);                  /* GOTCL, with FCS */
+    fake_free(f);
+}
+
+static void test_tx_pads_short_frames_with_psp(void)
+{
+    Fake *f = up_device();
+    uint8_t frame[42];
+    uint8_t *d0 = f->mem + TX_RING;
+
+    tx_ring(f, 8);
+    make_frame(frame, sizeof(frame), 2);
+    memcpy(f->mem + TX_BUF, frame, sizeof(frame));
+    put64(d0, TX_BUF);
+    d0[8] = sizeof(frame);
+    d0[11] = 0x01 | 0x08;
+    wr(f, 0x03818, 1);
+    CHECK_EQ(f->nframes, 1);
+    CHECK_EQ(f->frames[0].len, 60);
+    CHECK_EQ(f->frames[0].data[59], 0);
+    fake_free(f);
+}
+
+static void test_tx_tail_outside_ring_is_ignored(void)
+{
+    Fake *f = up_device();
+
+    tx_ring(f, 8);
+    wr(f, 0x03818, 100);                            /* TDT beyond ring */
+    CHECK_EQ(f->nframes, 0);
+    CHECK_EQ(rd(f, 0x03810), 0);
+    CHECK(f->logs > 0);
+    fake_free(f);
+}
+
+static void test_stats_clear_on_read_and_high_half_clears_both(void)
+{
+    Fake *f = up_device();
+    uint8_t frame[60];
+
+    rx_ring(f, 8, 1u << 26, 1);
+    make_frame(frame, sizeof(frame), 1);
+    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    CHECK_EQ(rd(f, 0x04074), 1);                    /* GPRC */
+    CHECK_EQ(rd(f, 0x04074), 0);
+    CHECK_EQ(rd(f, 0x04088), 64);                   /* GORCL */
+    CHECK_EQ(rd(f, 0x0408c), 0);                    /* GORCH clears */
+    CHECK_EQ(rd(f, 0x04088), 0);
+    fake_free(f);
+}
+
+static void test_intx_int_asserted_and_icr_read_deasserts(void)
+{
+    Fake *f = up_device();
+
+    rd(f, 0x000c0);
+    wr(f, 0x000d0, 0x04);                           /* IMS.LSC */
+    wr(f, 0x000c8, 0x04);                           /* ICS.LSC */
+    CHECK_EQ(f->intx, 1);
+    CHECK_EQ(rd(f, 0x000c0), 0x80000004);
+    CHECK_EQ(f->intx, 0);
+    CHECK_EQ(rd(f, 0x000c0), 0);
+    fake_free(f);
+}
+
+static void test_msix_ivar_routes_and_eiac_clears(void)
+{
+    Fake *f = up_device();
+
+    f->mode = E1000E_PP_IRQ_MSIX;
+    rd(f, 0x000c0);
+    /* RxQ0 -> vector 0, TxQ0 -> vector 1, Other -> vector 2 (valid). */
+    wr(f, 0x000e4, 0x8 | 0x9 << 8 | 0xa << 16);
+    wr(f, 0x000dc, 1u << 20 | 1u << 22);            /* EIAC RxQ0|TxQ0 */
+    wr(f, 0x000d0, 1u << 20 | 1u << 22 | 1u << 24 | 0x04);
+    wr(f, 0x000c8, 0x80);                           /* ICS.RXT0 */
+    CHECK_EQ(f->vector_count[0], 1);
+    CHECK_EQ(rd(f, 0x000c0) & 1u << 20, 0);         /* auto-cleared */
+    wr(f, 0x000c8, 0x04);                           /* ICS.LSC */
+    CHECK_EQ(f->vector_count[2], 1);
+    CHECK_EQ(f->vector_count[1], 0);
+    fake_free(f);
+}
+
+static void test_itr_throttles_intx_assertions(void)
+{
+    Fake *f = up_device();
+
+    rd(f, 0x000c0);
+    wr(f, 0x000c4, 1000);                           /* 256 us */
+    wr(f, 0x000d0, 0x04);
+    wr(f, 0x000c8, 0x04);
+    CHECK_EQ(f->intx, 1);
+    rd(f, 0x000c0);
+    wr(f, 0x000c8, 0x04);
+    CHECK_EQ(f->intx, 0);                           /* inside the window */
+    fake_step(f, 255999);
+    CHECK_EQ(f->intx, 0);
+    fake_step(f, 1);
+    CHECK_EQ(f->intx, 1);
+    fake_free(f);
+}
+
+static void test_rdtr_delays_rxt0_and_fpd_flushes(void)
+{
+    Fake *f = up_device();
+    uint8_t frame[60];
+
+    rx_ring(f, 8, 1u << 26, 1);
+    wr(f, 0x02820, 0x20);                           /* RDTR 32.768 us */
+    rd(f, 0x000c0);
+    make_frame(frame, sizeof(frame), 1);
+    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    CHECK_EQ(rd(f, 0x000c0) & 0x80, 0);
+    fake_step(f, 0x20 * 1024 - 1);
+    CHECK_EQ(rd(f, 0x000c0) & 0x80, 0);
+    fake_step(f, 1);
+    CHECK_EQ(rd(f, 0x000c0) & 0x80, 0x80);
+    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    wr(f, 0x02820, 0x20 | 1u << 31);                /* FPD */
+    CHECK_EQ(rd(f, 0x000c0) & 0x80, 0x80);
+    fake_free(f);
+}
+
+static void test_dma_failure_writes_no_dd(void)
+{
+    Fake *f = up_device();
+    uint8_t frame[60];
+
+    rx_ring(f, 8, 1u << 26, 1);
+    put64(f->mem + RX_RING, FAKE_MEM_BYTES + 0x1000);  /* unmapped */
+    make_frame(frame, sizeof(frame), 1);
+    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    CHECK_EQ(le32(f->mem + RX_RING + 8) & 1, 0);    /* no DD */
+    CHECK_EQ(rd(f, 0x04074), 0);                    /* not counted good */
+    CHECK(f->core.dma_errors > 0);
+    fake_free(f);
+}
+
+static const struct {
+    const char *name;
+    void (*fn)(void);
+} tests[] = {
+#define T(fn) { #fn, fn }
+    T(test_crc32_check_value),
+    T(test_nvm_mac_and_checksum_via_eerd),
+    T(test_reset_sets_auto_rd_within_driver_window),
+    T(test_phy_identity_and_unimplemented_reads_zero),
+    T(test_phy_power_down_drops_link_and_raises_lsc),
+    T(test_pba_txa_is_what_rxa_leaves),
+    T(test_rx_fcs_counted_in_one_descriptor),
+    T(test_rx_fcs_straddles_two_chunks),
+    T(test_rx_fcs_alone_in_last_chunk),
+    T(test_rx_secrc_strips_fcs),
+    T(test_rx_waits_when_ring_is_empty),
+    T(test_rx_oversize_without_lpe_counts_roc),
+    T(test_tx_legacy_frame_bytes_and_dd_only_with_rs),
+    T(test_tx_pads_short_frames_with_psp),
+    T(test_tx_tail_outside_ring_is_ignored),
+    T(test_stats_clear_on_read_and_high_half_clears_both),
+    T(test_intx_int_asserted_and_icr_read_deasserts),
+    T(test_msix_ivar_routes_and_eiac_clears),
+    T(test_itr_throttles_intx_assertions),
+    T(test_rdtr_delays_rxt0_and_fpd_flushes),
+    T(test_dma_failure_writes_no_dd),
+#undef T
+};
+
+int main(void)
+{
+    size_t i, n = sizeof(tests) / sizeof(tests[0]);
+
+    printf("1..%zu\n", n);
+    for (i = 0; i < n; i++) {
+        test_failed = 0;
+        tests[i].fn();
+        printf("%s %zu - %s\n", test_failed ? "not ok" : "ok", i + 1,
+               tests[i].name);
+        failures += test_failed;
+    }
+    return failures ? 1 : 0;
+}

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake-platform.h"
+
+static int fake_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
+{
+    Fake *f = opaque;
+
+    if (f->fail_dma || addr >= FAKE_MEM_BYTES ||
+        len > FAKE_MEM_BYTES - addr) {
+        return -1;
+    }
+    memcpy(buf, f->mem + addr, len);
+    return 0;
+}
+
+static int fake_dma_write(void *opaque, uint64_t addr, const void *buf,
+                          size_t len)
+{
+    Fake *f = opaque;
+
+    if (f->fail_dma || addr >= FAKE_MEM_BYTES ||
+        len > FAKE_MEM_BYTES - addr) {
+        return -1;
+    }
+    memcpy(f->mem + addr, buf, len);
+    return 0;
+}
+
+static E1000EPPIrqMode fake_irq_mode(void *opaque)
+{
+    return ((Fake *)opaque)->mode;
+}
+
+static void fake_set_intx(void *opaque, int level)
+{
+    ((Fake *)opaque)->intx = level;
+}
+
+static void fake_notify(void *opaque, unsigned vector)
+{
+    ((Fake *)opaque)->vector_count[vector]++;
+}
+
+static void fake_send(void *opaque, const uint8_t *frame, size_t len)
+{
+    Fake *f = opaque;
+
+    if (f->nframes < FAKE_MAX_FRAMES) {
+        memcpy(f->frames[f->nframes].data, frame, len);
+        f->frames[f->nframes].len = len;
+        f->nframes++;
+    }
+}
+
+static void fake_rx_ready(void *opaque)
+{
+    ((Fake *)opaque)->rx_ready_calls++;
+}
+
+static int64_t fake_now(void *opaque)
+{
+    return ((Fake *)opaque)->now;
+}
+
+static void fake_arm(void *opaque, E1000EPPTimer t, int64_t expire)
+{
+    ((Fake *)opaque)->timers[t] = expire;
+}
+
+static void fake_cancel(void *opaque, E1000EPPTimer t)
+{
+    ((Fake *)opaque)->timers[t] = -1;
+}
+
+static void fake_log(void *opaque, E1000EPPLog kind, const char *msg)
+{
+    ((Fake *)opaque)->logs++;
+    if (getenv("UNIT_VERBOSE")) {
+        fprintf(stderr, "# log %d: %s\n", kind, msg);
+    }
+}
+
+static const E1000EPPPlatform fake_platform = {
+    .dma_read = fake_dma_read,
+    .dma_write = fake_dma_write,
+    .irq_mode = fake_irq_mode,
+    .set_intx = fake_set_intx,
+    .notify = fake_notify,
+    .send = fake_send,
+    .rx_ready = fake_rx_ready,
+    .now_ns = fake_now,
+    .timer_arm = fake_arm,
+    .timer_cancel = fake_cancel,
+    .log = fake_log,
+};
+
+Fake *fake_new(void)
+{
+    static const uint8_t mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
+    Fake *f = calloc(1, sizeof(*f));
+    int i;
+
+    f->frames = calloc(FAKE_MAX_FRAMES, sizeof(FakeFrame));
+    for (i = 0; i < E1000E_PP_TIMER_COUNT; i++) {
+        f->timers[i] = -1;
+    }
+    e1000e_pp_core_init(&f->core, &fake_platform, f, mac);
+    return f;
+}
+
+void fake_free(Fake *f)
+{
+    free(f->frames);
+    free(f);
+}
+
+void fake_step(Fake *f, int64_t ns)
+{
+    int64_t end = f->now + ns;
+
+    for (;;) {
+        int i, next = -1;
+        for (i = 0; i < E1000E_PP_TIMER_COUNT; i++) {
+            if (f->timers[i] >= 0 && f->timers[i] <= end &&
+                (next < 0 || f->timers[i] < f->timers[next])) {
+                next = i;
+            }
+        }
+        if (next < 0) {
+            break;
+        }
+        if (f->timers[next] > f->now) {
+            f->now = f->timers[next];
+        }
+        f->timers[next] = -1;
+        e1000e_pp_timer_fired(&f->core, next);
+    }
+    f->now = end;
+}
+
+uint32_t rd(Fake *f, uint32_t off)
+{
+    return e1000e_pp_read(&f->core, off);
+}
+
+void wr(Fake *f, uint32_t off, uint32_t val)
+{
+    e1000e_pp_write(&f->core, off, val);
+}

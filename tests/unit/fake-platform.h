@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A platform for the e1000e-pp core without QEMU: flat guest memory, a
+ * virtual clock stepped by the test, an INTx line, MSI-X counters and a
+ * capture of transmitted frames.
+ */
+#ifndef FAKE_PLATFORM_H
+#define FAKE_PLATFORM_H
+
+#include "core.h"
+
+#define FAKE_MEM_BYTES   (4u << 20)
+#define FAKE_MAX_FRAMES  64
+
+typedef struct FakeFrame {
+    uint8_t data[E1000E_PP_TX_BUF_BYTES];
+    size_t len;
+} FakeFrame;
+
+typedef struct Fake {
+    E1000EPPCore core;
+    uint8_t mem[FAKE_MEM_BYTES];
+    int64_t now;
+    int64_t timers[E1000E_PP_TIMER_COUNT];      /* -1: not armed */
+    E1000EPPIrqMode mode;
+    int intx;
+    unsigned vector_count[E1000E_PP_MSIX_VECTORS];
+    FakeFrame *frames;
+    unsigned nframes;
+    unsigned rx_ready_calls;
+    unsigned logs;
+    int fail_dma;
+} Fake;
+
+Fake *fake_new(void);
+void fake_free(Fake *f);
+/* Advance the virtual clock, firing due timers in order. */
+void fake_step(Fake *f, int64_t ns);
+uint32_t rd(Fake *f, uint32_t off);
+void wr(Fake *f, uint32_t off, uint32_t val);
+
+#endif
