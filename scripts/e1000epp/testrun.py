@@ -6,6 +6,7 @@ import glob
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -60,6 +61,7 @@ def _env():
 
 MESON_COUNT = re.compile(r"^(Ok|Expected Fail|Fail|Unexpected Pass|Skipped|"
                          r"Timeout):\s+(\d+)")
+SUBTESTS = re.compile(r"\b(\d+) subtests passed")
 
 
 def run_unit(k=None):
@@ -85,17 +87,24 @@ def run_unit(k=None):
                             stderr=subprocess.STDOUT, text=True,
                             errors="replace", env=_env())
     counts = {}
+    subtests = 0
     for line in proc.stdout:
         sys.stdout.write(line)
         m = MESON_COUNT.match(line)
         if m:
             counts[m.group(1)] = int(m.group(2))
+        m = SUBTESTS.search(line)
+        if m:
+            subtests += int(m.group(1))
     rc = proc.wait()
     res.seconds = time.monotonic() - start
     res.passed = counts.get("Ok", 0) + counts.get("Expected Fail", 0)
     res.failed = (counts.get("Fail", 0) + counts.get("Unexpected Pass", 0) +
                   counts.get("Timeout", 0))
     res.skipped = counts.get("Skipped", 0)
+    if subtests:
+        res.note = "counts are meson tests (%d TAP subtests passed)" % \
+            subtests
     if rc != 0 and res.failed == 0:
         res.failed = 1
         res.note = "meson test exited with status %d" % rc
@@ -160,6 +169,8 @@ def run_qtest(k=None):
     if planned is not None and ran < planned:
         res.failed += planned - ran
         res.note = "%d planned test(s) did not report" % (planned - ran)
+        if any(ln.startswith("Bail out!") for ln in lines):
+            res.note += " (binary bailed out after test %d)" % ran
     if rc != 0 and res.failed == 0:
         res.failed = 1
         res.note = "qtest binary exited with status %d" % rc
@@ -242,11 +253,16 @@ def run_pytest(junit, k=None, env_extra=None, name="functional"):
 
 
 def run_functional(k=None):
-    junit = os.path.join(paths.BUILD, "reports", "last-test",
-                         "functional-junit.xml")
-    if os.path.exists(junit):
-        os.unlink(junit)
-    res, _ = run_pytest(junit, k)
+    """Functional suite of `test`; its logs land in build/reports/last-test
+    (emptied first)."""
+    report = os.path.join(paths.REPORTS_DIR, "last-test")
+    shutil.rmtree(report, ignore_errors=True)
+    os.makedirs(report)
+    res, _ = run_pytest(os.path.join(report, "junit.xml"), k,
+                        {"E1000EPP_REPORT_DIR": report})
+    if res.failed:
+        res.note = (res.note + "; " if res.note else "") + \
+            "logs: build/reports/last-test"
     return res
 
 
@@ -284,8 +300,9 @@ def run_matrix(device, report_dir=None, k=None):
                         "driver regression scenarios)",
                         "add the functional scenarios, or run "
                         "./e1000e-pp test for the other suites")
+    started = utc_stamp()
     report = os.path.abspath(report_dir or os.path.join(paths.REPORTS_DIR,
-                                                        utc_stamp()))
+                                                        started))
     os.makedirs(report, exist_ok=True)
     junit = os.path.join(report, "junit.xml")
     print("[run] device %s, report %s" % (device, report), flush=True)
@@ -294,8 +311,8 @@ def run_matrix(device, report_dir=None, k=None):
                             name="regression")
     rows = [[n, o, "%.1f" % s, m[:70]] for n, o, s, m in cases]
     lines = ["e1000e-pp regression run",
-             "device: %s" % device,
-             "date:   %s" % utc_stamp(),
+             "device:  %s" % device,
+             "started: %s (UTC)" % started,
              "",
              table(["test", "result", "seconds", "message"], rows)
              if rows else "(no test cases reported)",

@@ -294,6 +294,41 @@ void e1000epp_wait_msix_pending(E1000epp *d, uint16_t vector,
                         MAX(budget_ns / 1000, 1000), budget_ns, what);
 }
 
+void e1000epp_msi_enable(E1000epp *d, uint64_t addr, uint16_t data)
+{
+    uint8_t cap = qpci_find_capability(d->pdev, PCI_CAP_ID_MSI, 0);
+    uint16_t flags;
+
+    g_assert(cap != 0);
+    flags = qpci_config_readw(d->pdev, cap + PCI_MSI_FLAGS);
+    qpci_config_writel(d->pdev, cap + PCI_MSI_ADDRESS_LO, (uint32_t)addr);
+    if (flags & PCI_MSI_FLAGS_64BIT) {
+        qpci_config_writel(d->pdev, cap + PCI_MSI_ADDRESS_HI, addr >> 32);
+        qpci_config_writew(d->pdev, cap + PCI_MSI_DATA_64, data);
+    } else {
+        g_assert(addr >> 32 == 0);
+        qpci_config_writew(d->pdev, cap + PCI_MSI_DATA_32, data);
+    }
+    /* One message: Multiple Message Enable stays 0 */
+    qpci_config_writew(d->pdev, cap + PCI_MSI_FLAGS,
+                       (flags & ~PCI_MSI_FLAGS_QSIZE) | PCI_MSI_FLAGS_ENABLE);
+}
+
+void e1000epp_msix_vector_to_ram(E1000epp *d, uint16_t vector, uint64_t addr,
+                                 uint32_t data)
+{
+    uint64_t entry = d->pdev->msix_table_off + vector * PCI_MSIX_ENTRY_SIZE;
+    QPCIBar bar = d->pdev->msix_table_bar;
+
+    g_assert(d->pdev->msix_enabled);
+    qpci_io_writel(d->pdev, bar, entry + PCI_MSIX_ENTRY_LOWER_ADDR,
+                   (uint32_t)addr);
+    qpci_io_writel(d->pdev, bar, entry + PCI_MSIX_ENTRY_UPPER_ADDR,
+                   addr >> 32);
+    qpci_io_writel(d->pdev, bar, entry + PCI_MSIX_ENTRY_DATA, data);
+    qpci_io_writel(d->pdev, bar, entry + PCI_MSIX_ENTRY_VECTOR_CTRL, 0);
+}
+
 /* ---------------------------------------------------------------- */
 /* Reset, NVM, PHY                                                  */
 /* ---------------------------------------------------------------- */

@@ -116,6 +116,17 @@ int e1000epp_wait_intx(E1000epp *d, uint64_t budget_ns);
 void e1000epp_wait_msix_pending(E1000epp *d, uint16_t vector,
                                 uint64_t budget_ns);
 
+/*
+ * Message interrupts landing in guest RAM (txq).  e1000epp_msi_enable
+ * programs the MSI capability with a guest-RAM address and enables it:
+ * every message the device sends then stores `data` there.
+ * e1000epp_msix_vector_to_ram does the same for one MSI-X table entry
+ * (qpci_msix_enable must have run) and unmasks it.
+ */
+void e1000epp_msi_enable(E1000epp *d, uint64_t addr, uint16_t data);
+void e1000epp_msix_vector_to_ram(E1000epp *d, uint16_t vector, uint64_t addr,
+                                 uint32_t data);
+
 /* Transmit: descriptors are 16 bytes in guest byte order */
 void e1000epp_txd_legacy(uint8_t *desc, uint64_t addr, uint16_t len,
                          uint32_t cmd);

@@ -218,4 +218,13 @@
 /* Descriptor size: all Tx and non-split Rx formats are 16 bytes */
 #define EPP_DESC_LEN        16
 
+/* Transmit offloads and moderation (txq: issue 4) */
+#define VET             0x00038     /* VLAN EtherType */
+#define EITR(n)         (0x000e8 + 4 * (n))  /* MSI-X vector n throttle */
+#define TSCTC           0x040fc     /* TCP Segmentation Context Tx Count */
+#define ICR_RXSEQ           0x00000008u  /* Rx sequence error */
+#define RDTR_FPD            0x80000000u  /* RDTR: flush partial block */
+#define TIDV_FPD            0x80000000u  /* TIDV: flush partial block */
+#define TXD_CMD_TSE         0x04000000u  /* Data: TCP segmentation */
+
 #endif /* E1000E_PP_REGS_H */

@@ -304,21 +304,115 @@ static void test_rx_secrc_strips_fcs(void)
     fake_free(f);
 }
 
-static void test_rx_waits_when_ring_is_empty(void)
+static void test_rx_waits_in_packet_buffer_when_ring_is_empty(void)
+{
+    Fake *f = up_device();
+    uint8_t a[60], b[60];
+
+    /* Given a ring with no descriptors for the device (RDT = RDH)... */
+    rx_ring(f, 8, 1u << 26, 1);
+    wr(f, 0x02818, 0);
+    make_frame(a, sizeof(a), 1);
+    make_frame(b, sizeof(b), 2);
+    /* ...two frames arrive: both wait, RNBC counts both, none is lost. */
+    CHECK(e1000e_pp_receive(&f->core, a, sizeof(a)));
+    CHECK(e1000e_pp_receive(&f->core, b, sizeof(b)));
+    CHECK_EQ(rd(f, 0x040a0), 2);                    /* RNBC */
+    CHECK_EQ(rd(f, 0x04010), 0);                    /* MPC */
+    CHECK_EQ(rd(f, 0x04074), 2);                    /* GPRC: in buffer */
+    CHECK_EQ(rd(f, 0x02810), 0);
+    /* When descriptors are posted, they arrive in order. */
+    wr(f, 0x02818, 4);
+    CHECK_EQ(rd(f, 0x02810), 2);
+    CHECK(memcmp(f->mem + RX_BUF(0), a, sizeof(a)) == 0);
+    CHECK(memcmp(f->mem + RX_BUF(1), b, sizeof(b)) == 0);
+    CHECK_EQ(f->core.rxstat.delivered, 2);
+    fake_free(f);
+}
+
+static void test_rx_packet_buffer_overflow_counts_mpc_and_rxo(void)
+{
+    Fake *f = up_device();
+    uint8_t frame[1514];
+    uint64_t held;
+    E1000EPPRxCounters *st = &f->core.rxstat;
+    int i;
+
+    /* PBA.RXA = 4 KB: 1518-byte frames are charged 1536 bytes each. */
+    wr(f, 0x01000, 4);
+    rx_ring(f, 8, 1u << 26, 1);
+    wr(f, 0x02818, 0);
+    rd(f, 0x000c0);
+    make_frame(frame, sizeof(frame), 7);
+    for (i = 0; i < 5; i++) {
+        CHECK(e1000e_pp_receive(&f->core, frame, sizeof(frame)));
+    }
+    CHECK_EQ(rd(f, 0x040a0), 5);                    /* RNBC: all 5 */
+    CHECK_EQ(rd(f, 0x04010), 3);                    /* MPC: 2 fit */
+    CHECK(rd(f, 0x000c0) & 0x40);                   /* ICR.RXO */
+    held = f->core.pktbuf.count;
+    CHECK_EQ(held, 2);
+    CHECK_EQ(st->offered, st->delivered + st->missed + st->filtered +
+             st->oversize + st->undersize + st->not_ready + st->dma_error +
+             held);
+    wr(f, 0x02818, 7);
+    CHECK_EQ(st->delivered, 2);
+    CHECK_EQ(f->core.pktbuf.count, 0);
+    fake_free(f);
+}
+
+static void test_rx_wthresh_holds_writeback_until_rdtr_expires(void)
 {
     Fake *f = up_device();
     uint8_t frame[60];
+    int i;
 
     rx_ring(f, 8, 1u << 26, 1);
-    wr(f, 0x02818, 0);                              /* RDT = RDH */
+    /* Linux's DMA-burst setting: GRAN=1, WTHRESH=4; RDTR = 0x20. */
+    wr(f, 0x02828, 1u << 24 | 4u << 16 | 4u << 8 | 0x20);
+    wr(f, 0x02820, 0x20);
     make_frame(frame, sizeof(frame), 1);
-    CHECK(!e1000e_pp_can_receive(&f->core));
-    CHECK(!e1000e_pp_receive(&f->core, frame, sizeof(frame)));
-    CHECK_EQ(rd(f, 0x040a0), 1);                    /* RNBC */
-    wr(f, 0x02818, 4);
-    CHECK(f->rx_ready_calls > 0);
-    CHECK(e1000e_pp_receive(&f->core, frame, sizeof(frame)));
-    CHECK_EQ(rd(f, 0x02810), 1);
+    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    CHECK_EQ(le32(f->mem + RX_RING + 8) & 1, 0);    /* held */
+    fake_step(f, 0x20 * 1024);
+    CHECK_EQ(le32(f->mem + RX_RING + 8) & 3, 3);    /* flushed by RDTR */
+    for (i = 0; i < 4; i++) {
+        e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    }
+    /* The fourth held descriptor reaches WTHRESH: all four at once. */
+    CHECK_EQ(le32(f->mem + RX_RING + 16 * 4 + 8) & 3, 3);
+    CHECK_EQ(le32(f->mem + RX_RING + 16 * 1 + 8) & 3, 3);
+    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    CHECK_EQ(le32(f->mem + RX_RING + 16 * 5 + 8) & 1, 0);
+    wr(f, 0x02820, 0x20 | 1u << 31);                /* FPD */
+    CHECK_EQ(le32(f->mem + RX_RING + 16 * 5 + 8) & 3, 3);
+    fake_free(f);
+}
+
+static void test_rx_xoff_when_buffer_passes_fcrth(void)
+{
+    Fake *f = up_device();
+    uint8_t frame[1514];
+
+    wr(f, 0x00000, rd(f, 0x00000) | 1u << 28);      /* CTRL.TFCE */
+    wr(f, 0x02168, 2048);                           /* FCRTH */
+    wr(f, 0x02160, 1u << 31 | 1024);                /* FCRTL.XONE */
+    wr(f, 0x00170, 0x0680);                         /* FCTTV */
+    rx_ring(f, 8, 1u << 26, 1);
+    wr(f, 0x02818, 0);
+    make_frame(frame, sizeof(frame), 1);
+    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    CHECK_EQ(f->nframes, 0);                        /* 1536 < 2048 */
+    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    CHECK_EQ(f->nframes, 1);
+    CHECK(memcmp(f->frames[0].data, "\x01\x80\xc2\x00\x00\x01", 6) == 0);
+    CHECK_EQ(f->frames[0].data[12] << 8 | f->frames[0].data[13], 0x8808);
+    CHECK_EQ(f->frames[0].data[16] << 8 | f->frames[0].data[17], 0x0680);
+    CHECK_EQ(rd(f, 0x04054), 1);                    /* XOFFTXC */
+    wr(f, 0x02818, 7);                              /* drain */
+    CHECK_EQ(f->nframes, 2);                        /* XON */
+    CHECK_EQ(f->frames[1].data[16] << 8 | f->frames[1].data[17], 0);
+    CHECK_EQ(rd(f, 0x0404c), 1);                    /* XONTXC */
     fake_free(f);
 }
 
@@ -373,6 +467,34 @@ static void test_tx_legacy_frame_bytes_and_dd_only_with_rs(void)
     CHECK(rd(f, 0x000c0) & 1);                      /* ICR.TXDW */
     CHECK_EQ(rd(f, 0x04080), 2);                    /* GPTC */
     CHECK_EQ(rd(f, 0x04090), 208);                  /* GOTCL, with FCS */
+    fake_free(f);
+}
+
+static void test_phy_loopback_returns_tx_frames_to_rx_only(void)
+{
+    Fake *f = up_device();
+    uint8_t frame[1024];
+    uint8_t *d0 = f->mem + TX_RING;
+
+    /* The self-test's BM PHY loopback: BMCR = 0x4140. */
+    mdic_write(f, 0, 0x4140);
+    CHECK(rd(f, 0x00008) & 2);                      /* STATUS.LU */
+    rx_ring(f, 8, 1u << 26 | 1u << 3 | 1u << 4, 0); /* UPE | MPE */
+    tx_ring(f, 8);
+    memset(frame, 0xff, sizeof(frame));
+    memset(frame + 512, 0xaa, 512);
+    memcpy(f->mem + TX_BUF, frame, sizeof(frame));
+    put64(d0, TX_BUF);
+    d0[8] = sizeof(frame) & 0xff;
+    d0[9] = sizeof(frame) >> 8;
+    d0[11] = 0x01 | 0x02 | 0x08;
+    wr(f, 0x03818, 1);
+    CHECK_EQ(f->nframes, 0);                        /* not on the wire */
+    CHECK(memcmp(f->mem + RX_BUF(0), frame, sizeof(frame)) == 0);
+    CHECK_EQ(le16(f->mem + RX_RING + 8), 1024);
+    /* Frames from the line are not heard in loopback. */
+    e1000e_pp_receive(&f->core, frame, 60);
+    CHECK_EQ(rd(f, 0x02810), 1);
     fake_free(f);
 }
 
@@ -506,8 +628,19 @@ static void test_dma_failure_writes_no_dd(void)
     make_frame(frame, sizeof(frame), 1);
     e1000e_pp_receive(&f->core, frame, sizeof(frame));
     CHECK_EQ(le32(f->mem + RX_RING + 8) & 1, 0);    /* no DD */
-    CHECK_EQ(rd(f, 0x04074), 0);                    /* not counted good */
+    CHECK_EQ(rd(f, 0x02810), 0);                    /* head stays */
+    CHECK_EQ(f->core.rxstat.dma_error, 1);
+    CHECK_EQ(f->core.rxstat.delivered, 0);
     CHECK(f->core.dma_errors > 0);
+    /* The engine stopped: the next frame waits in the packet buffer. */
+    put64(f->mem + RX_RING, RX_BUF(0));
+    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    CHECK_EQ(f->core.pktbuf.count, 1);
+    /* Rewriting RCTL.EN restarts it and the frame is delivered. */
+    wr(f, 0x00100, 0);
+    wr(f, 0x00100, 1u << 1 | 1u << 15 | 1u << 26);
+    CHECK_EQ(f->core.rxstat.delivered, 1);
+    CHECK_EQ(le32(f->mem + RX_RING + 8) & 3, 3);
     fake_free(f);
 }
 
@@ -526,7 +659,11 @@ static const struct {
     T(test_rx_fcs_straddles_two_chunks),
     T(test_rx_fcs_alone_in_last_chunk),
     T(test_rx_secrc_strips_fcs),
-    T(test_rx_waits_when_ring_is_empty),
+    T(test_rx_waits_in_packet_buffer_when_ring_is_empty),
+    T(test_rx_packet_buffer_overflow_counts_mpc_and_rxo),
+    T(test_rx_wthresh_holds_writeback_until_rdtr_expires),
+    T(test_rx_xoff_when_buffer_passes_fcrth),
+    T(test_phy_loopback_returns_tx_frames_to_rx_only),
     T(test_rx_oversize_without_lpe_counts_roc),
     T(test_tx_legacy_frame_bytes_and_dd_only_with_rs),
     T(test_tx_pads_short_frames_with_psp),

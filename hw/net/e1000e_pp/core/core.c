@@ -45,6 +45,8 @@ static void mac_reset(E1000EPPCore *c, bool software)
     e1000e_pp_regs_reset(c, software);
     e1000e_pp_intr_reset(c);
     e1000e_pp_tx_reset(c);
+    e1000e_pp_rx_reset(c);
+    c->tx_halted = false;
     e1000e_pp_timesync_reset(c);
     /* RAR0 comes from the NVM MAC address (§7.1.1.1). */
     REG(c, RAL(0)) = get_le32(c->perm_mac);

@@ -77,6 +77,65 @@ typedef struct E1000EPPPlatform {
     void (*trace_tx)(void *opaque, size_t len, uint32_t tdh, const char *what);
 } E1000EPPPlatform;
 
+/* What the receive path learned about a frame, for its EOP descriptor. */
+typedef struct E1000EPPRxInfo {
+    uint16_t vlan;           /* stripped tag (VP set) */
+    bool vp;
+    uint32_t status;         /* legacy status bits, DD/EOP excluded */
+    uint32_t errors;         /* legacy error bits */
+    uint16_t ip_id;
+    uint16_t pkt_csum;
+    uint32_t rss_hash;
+    uint8_t rss_type;
+    uint16_t hdr_len;        /* L2-L4 header bytes, 0 if not parsed */
+} E1000EPPRxInfo;
+
+/*
+ * The on-chip receive packet buffer (§3.x, PBA.RXA KB of the 40 KB):
+ * frames wait here, already stripped and with their FCS, while the ring
+ * has no descriptors for them.
+ */
+#define E1000E_PP_PKTBUF_BYTES   (40 * 1024)
+#define E1000E_PP_PKTBUF_FRAMES  512
+
+typedef struct E1000EPPRxQueued {
+    uint32_t start;          /* offset in bytes[] (the data may wrap) */
+    uint32_t len;            /* bytes to DMA, FCS included if kept */
+    uint32_t charge;         /* buffer space the frame occupies */
+    E1000EPPRxInfo info;
+} E1000EPPRxQueued;
+
+typedef struct E1000EPPPktBuf {
+    uint8_t bytes[E1000E_PP_PKTBUF_BYTES];
+    E1000EPPRxQueued q[E1000E_PP_PKTBUF_FRAMES];
+    unsigned head, count;    /* FIFO of q[] */
+    uint32_t write;          /* next free byte in bytes[] */
+    uint32_t used;           /* sum of charges */
+    bool xoff_sent;          /* flow control: XOFF on the wire */
+} E1000EPPPktBuf;
+
+/* Rx descriptors written to the ring but not yet back to the host. */
+#define E1000E_PP_WB_MAX         64
+
+typedef struct E1000EPPRxWriteback {
+    uint64_t addr[E1000E_PP_WB_MAX];
+    uint8_t desc[E1000E_PP_WB_MAX][32];
+    uint8_t size[E1000E_PP_WB_MAX];
+    unsigned count;
+} E1000EPPRxWriteback;
+
+/* Frame accounting outside the statistics registers (for tests). */
+typedef struct E1000EPPRxCounters {
+    uint64_t offered;        /* frames the wire handed to the MAC */
+    uint64_t delivered;      /* frames written to the ring */
+    uint64_t missed;         /* dropped: packet buffer full (MPC) */
+    uint64_t filtered;       /* dropped by address/VLAN filters */
+    uint64_t oversize;       /* dropped: too long (ROC) */
+    uint64_t undersize;      /* dropped: too short (RUC) */
+    uint64_t not_ready;      /* dropped: receiver off, link down, D3 */
+    uint64_t dma_error;      /* dropped: DMA to the guest failed */
+} E1000EPPRxCounters;
+
 /* Tx offload context, loaded by a context descriptor (§7.2.10.2). */
 typedef struct E1000EPPTxContext {
     uint8_t ipcss, ipcso;
@@ -144,8 +203,13 @@ typedef struct E1000EPPCore {
     E1000EPPTxPacket txpkt;
     uint8_t txbuf[E1000E_PP_TX_BUF_BYTES];
 
-    /* Receive scratch: one frame with VLAN tag and FCS. */
-    uint8_t rxbuf[E1000E_PP_MAX_FRAME + 8];
+    /* Receive */
+    E1000EPPPktBuf pktbuf;
+    E1000EPPRxWriteback rxwb;
+    E1000EPPRxCounters rxstat;
+    bool rx_backpressure;    /* property: hold frames upstream, never drop */
+    bool rx_halted;          /* a DMA failed; until RCTL.EN is rewritten */
+    bool tx_halted;          /* a DMA failed; until TCTL.EN is rewritten */
 
     /* Rate limiting of log messages: one per register and kind. */
     uint8_t logged[0x20000 / 4];

@@ -66,6 +66,7 @@ void e1000e_pp_eewr_write(E1000EPPCore *c, uint32_t off, uint32_t val);
 void e1000e_pp_phy_reset(E1000EPPCore *c);
 void e1000e_pp_mdic_write(E1000EPPCore *c, uint32_t off, uint32_t val);
 bool e1000e_pp_link_up(E1000EPPCore *c);
+bool e1000e_pp_phy_loopback(E1000EPPCore *c);
 void e1000e_pp_link_autoneg_done(E1000EPPCore *c);
 
 /* intr.c */
@@ -85,9 +86,74 @@ void e1000e_pp_delay_fired(E1000EPPCore *c, E1000EPPTimer timer);
 void e1000e_pp_rdtr_write(E1000EPPCore *c, uint32_t off, uint32_t val);
 void e1000e_pp_tidv_write(E1000EPPCore *c, uint32_t off, uint32_t val);
 
+/* Receive descriptor status and error bits (legacy layout, §7.1.4.1). */
+#define RXD_STAT_DD     (1u << 0)
+#define RXD_STAT_EOP    (1u << 1)
+#define RXD_STAT_IXSM   (1u << 2)
+#define RXD_STAT_VP     (1u << 3)
+#define RXD_STAT_UDPCS  (1u << 4)
+#define RXD_STAT_TCPCS  (1u << 5)
+#define RXD_STAT_IPCS   (1u << 6)
+#define RXD_ERR_TCPE    (1u << 5)
+#define RXD_ERR_IPE     (1u << 6)
+
+typedef enum RxFormat { RX_LEGACY, RX_EXTENDED, RX_SPLIT } RxFormat;
+
+/*
+ * A frame on its way to the ring, as runs of bytes (head, body, padding,
+ * FCS; or the two halves of a wrapped packet-buffer entry), so it goes
+ * from where it lies straight into guest memory.
+ */
+#define RX_MAX_SEGS     6
+typedef struct RxFrame {
+    const uint8_t *seg[RX_MAX_SEGS];
+    size_t seglen[RX_MAX_SEGS];
+    unsigned nseg;
+    size_t len;
+    E1000EPPRxInfo info;
+} RxFrame;
+
+static inline void rxframe_add(RxFrame *fr, const uint8_t *p, size_t n)
+{
+    if (n) {
+        fr->seg[fr->nseg] = p;
+        fr->seglen[fr->nseg] = n;
+        fr->nseg++;
+        fr->len += n;
+    }
+}
+
 /* rx.c */
 void e1000e_pp_rdt_write(E1000EPPCore *c, uint32_t off, uint32_t val);
 void e1000e_pp_rctl_write(E1000EPPCore *c, uint32_t off, uint32_t val);
+void e1000e_pp_rx_drain(E1000EPPCore *c);
+void e1000e_pp_rx_reset(E1000EPPCore *c);
+void e1000e_pp_rx_loopback(E1000EPPCore *c, const uint8_t *frame, size_t len);
+bool e1000e_pp_loopback(E1000EPPCore *c);
+
+/* rxparse.c */
+bool e1000e_pp_rx_address_match(E1000EPPCore *c, const uint8_t *da);
+bool e1000e_pp_rx_vlan_match(E1000EPPCore *c, uint16_t tci);
+void e1000e_pp_rx_parse(E1000EPPCore *c, const uint8_t *f, size_t len,
+                        size_t strip_off, E1000EPPRxInfo *info);
+
+/* rxring.c */
+RxFormat e1000e_pp_rx_format(E1000EPPCore *c);
+size_t e1000e_pp_rx_buf_size(E1000EPPCore *c);
+uint32_t e1000e_pp_rx_ring_free(E1000EPPCore *c);
+unsigned e1000e_pp_rx_descriptors_needed(E1000EPPCore *c, size_t len);
+bool e1000e_pp_rx_ring_put(E1000EPPCore *c, const RxFrame *fr);
+void e1000e_pp_rx_wb_flush(E1000EPPCore *c);
+
+/* pktbuf.c */
+uint32_t e1000e_pp_pktbuf_charge(size_t wire_len);
+bool e1000e_pp_pktbuf_room(E1000EPPCore *c, size_t wire_len);
+bool e1000e_pp_pktbuf_empty(E1000EPPCore *c);
+void e1000e_pp_pktbuf_push(E1000EPPCore *c, const RxFrame *fr,
+                           size_t wire_len);
+bool e1000e_pp_pktbuf_peek(E1000EPPCore *c, RxFrame *fr);
+void e1000e_pp_pktbuf_pop(E1000EPPCore *c);
+void e1000e_pp_pktbuf_reset(E1000EPPCore *c);
 
 /* tx.c */
 void e1000e_pp_tdt_write(E1000EPPCore *c, uint32_t off, uint32_t val);
@@ -113,6 +179,8 @@ uint32_t e1000e_pp_stamp_read(E1000EPPCore *c, uint32_t off);
 void e1000e_pp_timesync_reset(E1000EPPCore *c);
 
 /* net.c: frame arithmetic shared by Rx and Tx */
+#define E1000E_PP_CRC_INIT 0xffffffffu
+uint32_t e1000e_pp_crc32_update(uint32_t crc, const uint8_t *buf, size_t len);
 uint32_t e1000e_pp_crc32(const uint8_t *buf, size_t len);
 uint32_t e1000e_pp_csum_add(uint32_t sum, const uint8_t *buf, size_t len);
 uint16_t e1000e_pp_csum_fold(uint32_t sum);

@@ -141,8 +141,9 @@ static void msix_fire(E1000EPPCore *c, uint32_t causes)
         if (REG(c, CTRL_EXT) & CTRL_EXT_EIAME) {
             REG(c, IMS) &= ~(REG(c, IAM) & cause);
         }
-        /* ...and EIAC clears the cause itself. */
+        /* ...and EIAC clears the cause in ICR and in IMS (§7.4.3). */
         REG(c, ICR) &= ~(REG(c, EIAC) & cause);
+        REG(c, IMS) &= ~(REG(c, EIAC) & cause);
         e1000e_pp_stat_inc(c, IAC);
         c->plat->notify(c->opaque, vec);
         trace(c, "msix", vec);
@@ -277,6 +278,7 @@ void e1000e_pp_rx_delay_start(E1000EPPCore *c)
     uint32_t rdtr = REG(c, RDTR) & 0xffff, radv = REG(c, RADV) & 0xffff;
 
     if (!rdtr) {
+        e1000e_pp_rx_wb_flush(c);
         e1000e_pp_raise(c, ICR_RXT0);
         return;
     }
@@ -309,6 +311,8 @@ void e1000e_pp_tx_delay_start(E1000EPPCore *c, bool ide)
 
 static void rx_delay_flush(E1000EPPCore *c)
 {
+    /* Expiry writes back what WTHRESH held, then interrupts (§7.1.9). */
+    e1000e_pp_rx_wb_flush(c);
     e1000e_pp_disarm(c, E1000E_PP_TIMER_RDTR);
     e1000e_pp_disarm(c, E1000E_PP_TIMER_RADV);
     c->rdtr_armed = c->radv_armed = false;
@@ -350,9 +354,15 @@ void e1000e_pp_delay_fired(E1000EPPCore *c, E1000EPPTimer timer)
 void e1000e_pp_rdtr_write(E1000EPPCore *c, uint32_t off, uint32_t val)
 {
     REG(c, RDTR) = val & 0xffff;
-    /* FPD (bit 31, write-only): flush the pending delay now. */
-    if ((val & RDTR_FPD) && (c->rdtr_armed || c->radv_armed)) {
-        rx_delay_flush(c);
+    /*
+     * FPD (bit 31, write-only): write back the descriptors held for
+     * WTHRESH now, and fire a pending delayed interrupt with them.
+     */
+    if (val & RDTR_FPD) {
+        e1000e_pp_rx_wb_flush(c);
+        if (c->rdtr_armed || c->radv_armed) {
+            rx_delay_flush(c);
+        }
     }
 }
 

@@ -30,11 +30,12 @@ static void crc_table_init(void)
     crc_table_ready = true;
 }
 
-/* The FCS value; transmitted least significant byte first. */
-uint32_t e1000e_pp_crc32(const uint8_t *p, size_t len)
+/*
+ * Running CRC: start from E1000E_PP_CRC_INIT, feed the bytes in order,
+ * and the FCS is the complement of the result (sent LSB first).
+ */
+uint32_t e1000e_pp_crc32_update(uint32_t crc, const uint8_t *p, size_t len)
 {
-    uint32_t crc = 0xffffffffu;
-
     if (!crc_table_ready) {
         crc_table_init();
     }
@@ -50,7 +51,12 @@ uint32_t e1000e_pp_crc32(const uint8_t *p, size_t len)
     while (len--) {
         crc = (crc >> 8) ^ crc_table[0][(crc ^ *p++) & 0xff];
     }
-    return ~crc;
+    return crc;
+}
+
+uint32_t e1000e_pp_crc32(const uint8_t *p, size_t len)
+{
+    return ~e1000e_pp_crc32_update(E1000E_PP_CRC_INIT, p, len);
 }
 
 uint32_t e1000e_pp_csum_add(uint32_t sum, const uint8_t *p, size_t len)

@@ -68,8 +68,18 @@ static uint16_t *phy_reg(E1000EPPCore *c, unsigned reg)
     return &c->phy_paged[c->phy_page][reg - 16];
 }
 
+bool e1000e_pp_phy_loopback(E1000EPPCore *c)
+{
+    return (c->phy[MII_BMCR] & (BMCR_LOOPBACK | BMCR_PDOWN)) ==
+           BMCR_LOOPBACK;
+}
+
 bool e1000e_pp_link_up(E1000EPPCore *c)
 {
+    /* In loopback the PHY reports link to the MAC without a partner. */
+    if (e1000e_pp_phy_loopback(c)) {
+        return true;
+    }
     return c->wire_up && !(c->phy[MII_BMCR] & BMCR_PDOWN) &&
            !c->autoneg_running && (c->phy[MII_BMSR] & BMSR_LSTATUS);
 }
@@ -118,6 +128,10 @@ static void link_restart(E1000EPPCore *c)
     c->autoneg_running = false;
     e1000e_pp_disarm(c, E1000E_PP_TIMER_LINK);
     link_set(c, false);
+    if (e1000e_pp_phy_loopback(c)) {
+        link_set(c, true);
+        return;
+    }
     if (!c->wire_up || (c->phy[MII_BMCR] & BMCR_PDOWN)) {
         return;
     }
@@ -175,13 +189,12 @@ static void bmcr_write(E1000EPPCore *c, uint16_t val)
     /* RESET and ANRESTART are self-clearing (§10.4.x). */
     c->phy[MII_BMCR] = val & ~(BMCR_RESET | BMCR_ANRESTART);
 
-    if ((val & BMCR_ISOLATE) || (val & BMCR_LOOPBACK)) {
+    if (val & BMCR_ISOLATE) {
         e1000e_pp_log(c, E1000E_PP_LOG_UNIMP, MDIC,
-                      "PHY BMCR 0x%04x: isolate/loopback not modelled",
-                      val);
+                      "PHY BMCR 0x%04x: isolate not modelled", val);
     }
     restart = (val & (BMCR_RESET | BMCR_ANRESTART)) ||
-              ((old ^ val) & (BMCR_PDOWN | BMCR_ANENABLE));
+              ((old ^ val) & (BMCR_PDOWN | BMCR_ANENABLE | BMCR_LOOPBACK));
     if (restart) {
         link_restart(c);
     }

@@ -108,7 +108,7 @@ const RegInfo e1000e_pp_reg_table[] = {
     { .name = "RAL", .offset = RAL(0), .count = RA_ENTRIES,
       .access = REG_RW, .wmask = 0xffffffff },
     { .name = "RAH", .offset = RAH(0), .count = RA_ENTRIES,
-      .access = REG_RW, .wmask = 0x800cffff },
+      .access = REG_RW, .wmask = 0x8003ffff },
     RA("VFTA", VFTA, VFTA_WORDS, 0, 0xffffffff),
     R("MRQC", MRQC, REG_RW, 0, 0x003f0003),
     RA("RETA", RETA, RETA_WORDS, 0, 0xffffffff),

@@ -27,7 +27,6 @@
 
 #define TCP_FIN         0x01
 #define TCP_PSH         0x08
-#define TCP_CWR         0x80
 
 #define ETH_ZLEN        60
 #define ETH_FCS_LEN     4
@@ -100,8 +99,14 @@ static void tx_emit(E1000EPPCore *c, size_t len)
         len = ETH_ZLEN;
     }
     e1000e_pp_stats_tx_good(c, f, len + ETH_FCS_LEN);
-    tx_trace(c, len, "send");
-    c->plat->send(c->opaque, f, len);
+    if (e1000e_pp_loopback(c)) {
+        /* MAC or PHY loopback: back into our own receive path only. */
+        tx_trace(c, len, "loopback");
+        e1000e_pp_rx_loopback(c, f, len);
+    } else {
+        tx_trace(c, len, "send");
+        c->plat->send(c->opaque, f, len);
+    }
     if (f != tx_frame(c)) {
         /* Undo the tag so a following TSO segment finds its header. */
         memmove(tx_frame(c), f, 12);
@@ -153,11 +158,9 @@ static void tx_emit_segment(E1000EPPCore *c, uint32_t pay, bool last)
     }
     if ((x->tucmd & TUCMD_TCP) && l4 + 14u <= hl) {
         put_be32(f + l4 + 4, p->tcp_seq + p->payload_sent);
+        /* §7.3.x: FIN and PSH only in the last segment; others as given. */
         if (!last) {
             f[l4 + 13] &= ~(TCP_FIN | TCP_PSH);
-        }
-        if (p->segments) {
-            f[l4 + 13] &= ~TCP_CWR;
         }
     } else if (!(x->tucmd & TUCMD_TCP) && l4 + 6u <= hl) {
         put_be16(f + l4 + 4, (uint16_t)(len - l4));
@@ -226,6 +229,7 @@ static bool tx_gather(E1000EPPCore *c, uint64_t addr, size_t len)
         while (len) {
             size_t n = len < sizeof(chunk) ? len : sizeof(chunk);
             if (!e1000e_pp_dma_read(c, addr, chunk, n)) {
+                c->tx_halted = true;
                 return false;
             }
             tx_tso_data(c, chunk, n);
@@ -240,6 +244,7 @@ static bool tx_gather(E1000EPPCore *c, uint64_t addr, size_t len)
         return false;
     }
     if (!e1000e_pp_dma_read(c, addr, tx_frame(c) + p->len, len)) {
+        c->tx_halted = true;
         return false;
     }
     p->len += len;
@@ -342,8 +347,8 @@ void e1000e_pp_tx_run(E1000EPPCore *c)
     bool wrote_back = false, ide_all = true;
     unsigned budget;
 
-    if (!(REG(c, TCTL) & TCTL_EN) || !e1000e_pp_link_up(c) ||
-        !c->bus_master) {
+    if (!(REG(c, TCTL) & TCTL_EN) || !c->bus_master || c->tx_halted ||
+        !(e1000e_pp_link_up(c) || e1000e_pp_loopback(c))) {
         return;
     }
     if (REG(c, TDH) == REG(c, TDT)) {
@@ -358,7 +363,7 @@ void e1000e_pp_tx_run(E1000EPPCore *c)
     for (budget = 0; REG(c, TDH) != REG(c, TDT); budget++) {
         uint64_t daddr = base + (uint64_t)REG(c, TDH) * 16;
         uint8_t d[16];
-        bool ide = false;
+        bool ide = false, wb;
 
         if (budget == TX_BUDGET) {
             /* Leave the rest to a timer so one write stays bounded. */
@@ -369,12 +374,23 @@ void e1000e_pp_tx_run(E1000EPPCore *c)
             e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, TDH,
                           "Tx descriptor read at TDH %u failed; ring stopped",
                           REG(c, TDH));
+            c->tx_halted = true;
             return;
         }
-        if (tx_descriptor(c, d, &ide)) {
+        wb = tx_descriptor(c, d, &ide);
+        if (c->tx_halted) {
+            /* The data did not arrive: no DD, the head stays (§ DMA). */
+            e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, TDH,
+                          "Tx DMA failed at TDH %u; transmit stopped",
+                          REG(c, TDH));
+            tx_packet_done(c);
+            return;
+        }
+        if (wb) {
             /* §7.2.3: RS asks for DD in the descriptor's status. */
             d[12] |= TXD_STA_DD;
             if (!e1000e_pp_dma_write(c, daddr + 12, d + 12, 1)) {
+                c->tx_halted = true;
                 return;
             }
             wrote_back = true;
@@ -398,6 +414,9 @@ void e1000e_pp_tdt_write(E1000EPPCore *c, uint32_t off, uint32_t val)
 
 void e1000e_pp_tctl_write(E1000EPPCore *c, uint32_t off, uint32_t val)
 {
+    if ((val & TCTL_EN) && !(REG(c, TCTL) & TCTL_EN)) {
+        c->tx_halted = false;
+    }
     REG(c, TCTL) = val;
     e1000e_pp_tx_run(c);
 }

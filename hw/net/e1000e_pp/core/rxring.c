@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The receive descriptor ring (82574L §7.1.4-7.1.5): geometry, buffer
+ * sizes, the legacy, extended and packet-split formats, and descriptor
+ * write-back batched by RXDCTL.WTHRESH until a threshold, a delay timer
+ * or RDTR.FPD flushes it.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+#define RXDEXT_ERR_SHIFT    24      /* extended: errors in bits 31:24 */
+#define RXDPS_HDRSTAT_HS    (1u << 15)
+#define RXDCTL_WTHRESH(v)   (((v) >> 16) & 0x3f)
+
+RxFormat e1000e_pp_rx_format(E1000EPPCore *c)
+{
+    if ((REG(c, RCTL) & RCTL_DTYP_MASK) == RCTL_DTYP_PS) {
+        return RX_SPLIT;
+    }
+    return (REG(c, RFCTL) & RFCTL_EXTEN) ? RX_EXTENDED : RX_LEGACY;
+}
+
+static size_t desc_size(RxFormat f)
+{
+    return f == RX_SPLIT ? 32 : 16;
+}
+
+/* §10.2.5.1 RCTL.BSIZE/BSEX; FLXBUF (30:27), when set, in 1 KB units. */
+size_t e1000e_pp_rx_buf_size(E1000EPPCore *c)
+{
+    static const size_t plain[4] = { 2048, 1024, 512, 256 };
+    static const size_t ext[4] = { 0, 16384, 8192, 4096 };
+    uint32_t rctl = REG(c, RCTL);
+    unsigned bsize = (rctl & RCTL_BSIZE_MASK) >> RCTL_BSIZE_SHIFT;
+    unsigned flx = (rctl & RCTL_FLXBUF_MASK) >> RCTL_FLXBUF_SHIFT;
+
+    if (flx) {
+        return flx * 1024;
+    }
+    if (!(rctl & RCTL_BSEX)) {
+        return plain[bsize];
+    }
+    if (!ext[bsize]) {
+        /* BSEX=1, BSIZE=00 is reserved: documented fallback to 2048. */
+        e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, RCTL,
+                      "RCTL 0x%08x: reserved buffer size, using 2048", rctl);
+        return 2048;
+    }
+    return ext[bsize];
+}
+
+static uint32_t ring_len(E1000EPPCore *c, RxFormat f)
+{
+    return (REG(c, RDLEN) & 0xfff80) / desc_size(f);
+}
+
+/* Descriptors the guest handed to the device: RDH up to RDT. */
+uint32_t e1000e_pp_rx_ring_free(E1000EPPCore *c)
+{
+    RxFormat f = e1000e_pp_rx_format(c);
+    uint32_t n = ring_len(c, f), h = REG(c, RDH), t = REG(c, RDT);
+
+    if (!n || h >= n || t >= n) {
+        return 0;
+    }
+    /* RDH == RDT: the ring holds no descriptors for the device. */
+    return t >= h ? t - h : n - h + t;
+}
+
+/* §7.1.5: buffer i of a packet-split descriptor (0: header buffer). */
+static size_t ps_buf_size(E1000EPPCore *c, unsigned i)
+{
+    uint32_t ps = REG(c, PSRCTL);
+
+    if (i == 0) {
+        return (ps & PSRCTL_BSIZE0_MASK) * 128;
+    }
+    return ((ps >> (8 * i)) & PSRCTL_BSIZE123_MASK) * 1024;
+}
+
+unsigned e1000e_pp_rx_descriptors_needed(E1000EPPCore *c, size_t len)
+{
+    size_t per = 0;
+    unsigned i;
+
+    if (e1000e_pp_rx_format(c) != RX_SPLIT) {
+        per = e1000e_pp_rx_buf_size(c);
+    } else {
+        for (i = 0; i < 4; i++) {
+            per += ps_buf_size(c, i);
+        }
+    }
+    if (!per) {
+        return UINT32_MAX;   /* PSRCTL all zero: nothing can be stored */
+    }
+    return (unsigned)((len + per - 1) / per);
+}
+
+/* DMA n bytes of the frame, starting at byte off, to guest addr. */
+static bool frame_dma(E1000EPPCore *c, const RxFrame *fr, size_t off,
+                      uint64_t addr, size_t n)
+{
+    unsigned s;
+
+    for (s = 0; s < fr->nseg && n; s++) {
+        size_t take;
+
+        if (off >= fr->seglen[s]) {
+            off -= fr->seglen[s];
+            continue;
+        }
+        take = fr->seglen[s] - off < n ? fr->seglen[s] - off : n;
+        if (!e1000e_pp_dma_write(c, addr, fr->seg[s] + off, take)) {
+            return false;
+        }
+        addr += take;
+        n -= take;
+        off = 0;
+    }
+    return true;
+}
+
+void e1000e_pp_rx_wb_flush(E1000EPPCore *c)
+{
+    E1000EPPRxWriteback *wb = &c->rxwb;
+    unsigned i;
+
+    for (i = 0; i < wb->count; i++) {
+        if (!e1000e_pp_dma_write(c, wb->addr[i], wb->desc[i], wb->size[i])) {
+            e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, RDH,
+                          "Rx descriptor write-back to 0x%llx failed",
+                          (unsigned long long)wb->addr[i]);
+        }
+    }
+    wb->count = 0;
+}
+
+/*
+ * §10.2.5.x RXDCTL.WTHRESH: descriptors are written back in bursts of
+ * WTHRESH (in descriptors with GRAN=1, in 64-byte cache lines with
+ * GRAN=0). WTHRESH 0 or 1 writes each one back at once.
+ */
+static unsigned wb_threshold(E1000EPPCore *c, RxFormat f)
+{
+    uint32_t rxdctl = REG(c, RXDCTL);
+    unsigned w = RXDCTL_WTHRESH(rxdctl);
+
+    if (!(rxdctl & RXDCTL_GRAN)) {
+        w *= 64 / desc_size(f);
+    }
+    return w > E1000E_PP_WB_MAX ? E1000E_PP_WB_MAX : w;
+}
+
+static void wb_queue(E1000EPPCore *c, uint64_t addr, const uint8_t *d,
+                     size_t size)
+{
+    E1000EPPRxWriteback *wb = &c->rxwb;
+
+    if (wb->count == E1000E_PP_WB_MAX) {
+        e1000e_pp_rx_wb_flush(c);
+    }
+    wb->addr[wb->count] = addr;
+    memcpy(wb->desc[wb->count], d, size);
+    wb->size[wb->count] = (uint8_t)size;
+    wb->count++;
+}
+
+static uint64_t ring_base(E1000EPPCore *c)
+{
+    return (uint64_t)REG(c, RDBAH) << 32 | (REG(c, RDBAL) & ~0xfu);
+}
+
+static void ring_advance(E1000EPPCore *c, uint32_t n)
+{
+    uint32_t h = REG(c, RDH) + 1;
+
+    REG(c, RDH) = h >= n ? 0 : h;
+}
+
+/* The EOP-only fields shared by the extended and packet-split formats. */
+static void wb_eop_words(E1000EPPCore *c, uint8_t *d, const RxFrame *fr)
+{
+    if (REG(c, RXCSUM) & RXCSUM_PCSD) {
+        put_le32(d, fr->info.rss_type);
+        put_le32(d + 4, fr->info.rss_hash);
+    } else {
+        put_le16(d + 4, fr->info.ip_id);
+        put_le16(d + 6, fr->info.pkt_csum);
+    }
+}
+
+static void wb_legacy_or_ext(E1000EPPCore *c, RxFormat f, uint8_t *d,
+                             size_t len, bool eop, const RxFrame *fr)
+{
+    uint32_t status = RXD_STAT_DD |
+                      (eop ? RXD_STAT_EOP | fr->info.status : 0);
+    uint32_t errors = eop ? fr->info.errors : 0;
+    uint16_t vlan = eop && fr->info.vp ? fr->info.vlan : 0;
+
+    if (f == RX_LEGACY) {
+        /* §7.1.4.1: the buffer address (bytes 0-7) stays. */
+        put_le16(d + 8, (uint16_t)len);
+        put_le16(d + 10, eop ? fr->info.pkt_csum : 0);
+        d[12] = (uint8_t)status;
+        d[13] = (uint8_t)errors;
+        put_le16(d + 14, vlan);
+        return;
+    }
+    memset(d, 0, 16);
+    if (eop) {
+        wb_eop_words(c, d, fr);
+    }
+    put_le32(d + 8, status | errors << RXDEXT_ERR_SHIFT);
+    put_le16(d + 12, (uint16_t)len);
+    put_le16(d + 14, vlan);
+}
+
+/* Legacy and extended: ceil(len / bufsize) descriptors, EOP on the last. */
+static bool fill_chained(E1000EPPCore *c, RxFormat f, const RxFrame *fr)
+{
+    size_t bsize = e1000e_pp_rx_buf_size(c), done = 0;
+    uint32_t n = ring_len(c, f);
+    uint8_t d[16];
+
+    while (done < fr->len) {
+        uint64_t daddr = ring_base(c) + (uint64_t)REG(c, RDH) * 16;
+        size_t chunk = fr->len - done < bsize ? fr->len - done : bsize;
+        bool eop = done + chunk == fr->len;
+
+        if (!e1000e_pp_dma_read(c, daddr, d, 16) ||
+            !frame_dma(c, fr, done, get_le64(d), chunk)) {
+            return false;
+        }
+        wb_legacy_or_ext(c, f, d, chunk, eop, fr);
+        wb_queue(c, daddr, d, 16);
+        ring_advance(c, n);
+        done += chunk;
+    }
+    return true;
+}
+
+/*
+ * §7.1.5 packet split: the L2-L4 header alone in buffer 0 when it is
+ * recognised and fits (HDR_STATUS.HS); otherwise the data simply fills
+ * buffers 0-3 in order.
+ */
+static bool fill_split(E1000EPPCore *c, const RxFrame *fr)
+{
+    uint32_t n = ring_len(c, RX_SPLIT);
+    size_t done = 0;
+    unsigned guard;
+
+    for (guard = 0; done < fr->len && guard < n; guard++) {
+        uint64_t daddr = ring_base(c) + (uint64_t)REG(c, RDH) * 32;
+        uint16_t lens[4] = { 0 }, hdr_status = 0;
+        uint8_t d[32];
+        unsigned i;
+        bool eop;
+
+        if (!e1000e_pp_dma_read(c, daddr, d, 32)) {
+            return false;
+        }
+        for (i = 0; i < 4 && done < fr->len; i++) {
+            size_t cap = ps_buf_size(c, i), chunk;
+
+            if (i == 0 && done == 0 && fr->info.hdr_len &&
+                fr->info.hdr_len <= cap && fr->info.hdr_len < fr->len) {
+                chunk = fr->info.hdr_len;
+                hdr_status = RXDPS_HDRSTAT_HS | (uint16_t)chunk;
+            } else {
+                chunk = fr->len - done < cap ? fr->len - done : cap;
+            }
+            if (!chunk) {
+                continue;
+            }
+            if (!frame_dma(c, fr, done, get_le64(d + 8 * i), chunk)) {
+                return false;
+            }
+            lens[i] = (uint16_t)chunk;
+            done += chunk;
+        }
+        eop = done == fr->len;
+        memset(d, 0, sizeof(d));
+        if (eop) {
+            wb_eop_words(c, d, fr);
+        }
+        put_le32(d + 8, RXD_STAT_DD | (eop ? RXD_STAT_EOP | fr->info.status |
+                 fr->info.errors << RXDEXT_ERR_SHIFT : 0));
+        put_le16(d + 12, lens[0]);
+        put_le16(d + 14, eop && fr->info.vp ? fr->info.vlan : 0);
+        put_le16(d + 16, hdr_status);
+        put_le16(d + 18, lens[1]);
+        put_le16(d + 20, lens[2]);
+        put_le16(d + 22, lens[3]);
+        wb_queue(c, daddr, d, 32);
+        ring_advance(c, n);
+    }
+    return done == fr->len;
+}
+
+static void check_min_threshold(E1000EPPCore *c, RxFormat f)
+{
+    unsigned rdmts = (REG(c, RCTL) & RCTL_RDMTS_MASK) >> RCTL_RDMTS_SHIFT;
+    uint32_t n = ring_len(c, f);
+
+    /* §7.1.4.x: RXDMT0 once free descriptors fall to 1/2, 1/4, 1/8. */
+    if (rdmts < 3 && e1000e_pp_rx_ring_free(c) <= (n >> (rdmts + 1))) {
+        e1000e_pp_stat_inc(c, ICRXDMTC);
+        e1000e_pp_raise(c, ICR_RXDMT0);
+    }
+}
+
+/*
+ * Write one frame to the ring; the caller checked that enough
+ * descriptors are posted. Returns false when a DMA failed: then no
+ * descriptor of this frame is written back (§ DMA in docs/fidelity.md).
+ */
+bool e1000e_pp_rx_ring_put(E1000EPPCore *c, const RxFrame *fr)
+{
+    RxFormat f = e1000e_pp_rx_format(c);
+    unsigned before, threshold;
+    uint32_t rdh = REG(c, RDH);
+    bool ok;
+
+    /* Flush first so a failure below can drop just this frame's entries. */
+    if (c->rxwb.count + e1000e_pp_rx_descriptors_needed(c, fr->len) >
+        E1000E_PP_WB_MAX) {
+        e1000e_pp_rx_wb_flush(c);
+    }
+    before = c->rxwb.count;
+    ok = f == RX_SPLIT ? fill_split(c, fr) : fill_chained(c, f, fr);
+    if (!ok) {
+        /* Nothing of this frame is reported done; the head goes back. */
+        c->rxwb.count = before;
+        REG(c, RDH) = rdh;
+        return false;
+    }
+    threshold = wb_threshold(c, f);
+    if (threshold <= 1 || c->rxwb.count >= threshold ||
+        !(REG(c, RDTR) & 0xffff)) {
+        e1000e_pp_rx_wb_flush(c);
+    }
+    check_min_threshold(c, f);
+    return true;
+}

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Receive ring drivers for the qtests: two designs on top of the
+ * foundation driver (e1000e-pp-drv.h), plus a "fixed" ring for probing
+ * the buffer-size and packet-split hardware rules directly.
+ *
+ * stock     The in-tree Linux e1000e choices for the 82574
+ *           (netdev.c: e1000_setup_rctl, e1000_configure_rx,
+ *           e1000_alloc_rx_buffers[_ps], e1000_clean_rx_irq[_ps]):
+ *           MTU <= 1500: extended descriptors, 1522-byte buffers under
+ *           RCTL.BSIZE 2048 with LPE=0, copybreak 256; MTU > 1500: packet
+ *           split with a 128-byte header buffer and 4 KB pages.  The
+ *           FLAG2_DMA_BURST defaults decide when descriptors become
+ *           visible: RXDCTL 0x01040420 (granularity 1, WTHRESH 4,
+ *           HTHRESH 4, PTHRESH 0x20), RDTR = RADV = 0x20, and a flush
+ *           with RDTR.FPD before the driver concludes anything.  The tail
+ *           moves every 16 descriptors, as E1000_RX_BUFFER_WRITE makes it.
+ *
+ * pagepool  One path at every MTU: RCTL.BSIZE 2048, buffers carved from
+ *           4 KB pages (two 2 KB chunks per page while the chunk
+ *           truesize is 2048 and LPE=0, one buffer per page above),
+ *           DMA address = chunk start + 64 bytes of headroom, frames
+ *           assembled from 2 KB pieces, FCS stripped in software when
+ *           RCTL.SECRC=0 (also when it straddles two pieces or sits
+ *           alone in the last one), truesize as libeth computes it, and
+ *           pool accounting that proves no chunk leaks.
+ *
+ * fixed     Every descriptor gets buffers of exactly the size RCTL (or
+ *           PSRCTL) announces; no software FCS handling.  For the
+ *           datasheet's buffer-size and packet-split rules.
+ *
+ * Every buffer is poisoned before it is posted; when a descriptor comes
+ * back the driver checks that the device wrote nothing outside the
+ * bytes the write-back reports (no write before the DMA address, none
+ * past the reported length up to the end of the chunk or mapping).
+ *
+ * The driver only reads descriptors whose DD bit is set.
+ */
+
+#ifndef E1000E_PP_RXDRV_H
+#define E1000E_PP_RXDRV_H
+
+#include "e1000e-pp-drv.h"
+
+typedef enum EppRxDesign {
+    EPP_RX_STOCK,
+    EPP_RX_PAGEPOOL,
+    EPP_RX_FIXED,
+} EppRxDesign;
+
+typedef enum EppRxFormat {
+    EPP_RXF_LEGACY,
+    EPP_RXF_EXTENDED,
+    EPP_RXF_SPLIT,
+} EppRxFormat;
+
+/* Where the FCS was found when software stripped it */
+typedef enum EppFcsCase {
+    EPP_FCS_NONE,           /* RCTL.SECRC=1: the device stripped it */
+    EPP_FCS_IN_LAST,        /* all four bytes in the last piece, with data */
+    EPP_FCS_STRADDLES,      /* split over the last two pieces */
+    EPP_FCS_ALONE,          /* the last piece holds the FCS and nothing else */
+} EppFcsCase;
+
+typedef struct EppRxSetup {
+    EppRxDesign design;
+    unsigned mtu;               /* stock and pagepool: picks LPE and sizes */
+    bool keep_crc;              /* RCTL.SECRC = 0 */
+    bool vlan_strip;            /* CTRL.VME */
+    EppRxFormat format;         /* pagepool and fixed; stock picks its own */
+    unsigned ring_count;        /* descriptors in the ring; 0: 64 */
+    unsigned fill;              /* descriptors posted at start; 0: all */
+    uint32_t rctl_bsize;        /* fixed: RCTL BSIZE|BSEX bits */
+    uint32_t psrctl;            /* fixed + split: PSRCTL */
+    bool lpe;                   /* fixed: RCTL.LPE */
+    bool rdmts_half;            /* RCTL.RDMTS = 1/2 (the driver's choice) */
+    bool dma_burst;             /* stock timing on another design */
+} EppRxSetup;
+
+#define EPP_RX_MAX_PIECES   64
+#define EPP_RX_MAX_FRAME    16384
+
+/* One frame as the driver hands it to the stack */
+typedef struct EppRxFrame {
+    uint8_t data[EPP_RX_MAX_FRAME];   /* after software FCS strip */
+    size_t len;
+    uint8_t raw[EPP_RX_MAX_FRAME + 8];  /* every byte the device wrote */
+    size_t raw_len;
+    unsigned first_desc;        /* ring index of its first descriptor */
+    unsigned ndesc;             /* descriptors it took */
+    unsigned npieces;           /* buffers holding bytes, in order */
+    uint32_t piece_len[EPP_RX_MAX_PIECES];
+    uint32_t desc_len[EPP_RX_MAX_PIECES];     /* write-back length field */
+    bool desc_eop[EPP_RX_MAX_PIECES];
+    uint32_t status;            /* EOP descriptor: status (DD/EOP incl.) */
+    uint32_t errors;            /* EOP descriptor: errors, legacy layout */
+    uint16_t vlan;              /* EOP descriptor: VLAN tag field */
+    uint16_t hdr_status;        /* split: header status of the first desc */
+    uint8_t fcs[4];             /* bytes software stripped, if any */
+    EppFcsCase fcs_case;
+    unsigned pieces_kept;       /* pieces attached to the frame */
+    size_t truesize;            /* libeth's accounting (pagepool) */
+    bool copybreak;             /* stock: copied into a small buffer */
+} EppRxFrame;
+
+/* A buffer a descriptor points at */
+typedef struct EppRxBuf {
+    uint64_t region;            /* start of what the driver owns */
+    uint32_t region_len;
+    uint64_t dma;               /* address given to the device */
+    uint32_t map_len;           /* bytes the device may write */
+    int chunk;                  /* pagepool chunk index, else -1 */
+} EppRxBuf;
+
+typedef struct EppRxSlot {
+    EppRxBuf buf[4];
+    unsigned nbuf;
+    bool posted;
+} EppRxSlot;
+
+/* Page-pool state of one chunk */
+typedef enum EppChunkState {
+    EPP_CHUNK_FREE,
+    EPP_CHUNK_POSTED,
+    EPP_CHUNK_HELD,             /* part of a frame not yet complete */
+} EppChunkState;
+
+typedef struct EppRx {
+    E1000epp *d;
+    EppRxSetup s;
+    EppRxFormat format;
+    unsigned count;             /* descriptors */
+    unsigned desc_len;          /* 16 or 32 */
+    uint64_t ring;
+    EppRxSlot *slot;
+    unsigned next_to_use;       /* next descriptor the driver fills */
+    unsigned next_to_clean;     /* next descriptor the driver reads */
+    unsigned posted;            /* descriptors owned by the device */
+    uint32_t rctl;
+    size_t hw_bufsize;          /* legacy/extended buffer size */
+    size_t ps_size[4];          /* split buffer sizes */
+    uint8_t poison;
+
+    /* pagepool */
+    unsigned npages;
+    unsigned chunks_per_page;
+    unsigned nchunks;
+    uint64_t pool;              /* guest address of page 0 */
+    EppChunkState *chunk_state;
+    unsigned *free_stack;
+    unsigned nfree;
+    unsigned n_posted_chunks, n_held_chunks;
+    size_t buf_len;             /* libeth buf_len */
+    size_t chunk_truesize;      /* libeth truesize of one chunk */
+
+    /* stock */
+    unsigned live_bufs;         /* guest buffers allocated by the driver */
+    unsigned copybreak;
+
+    /* accumulated read-clear statistics */
+    uint64_t mpc, rnbc, gprc, tpr, roc, ruc, gorc;
+    /* frames delivered to the test by the driver */
+    uint64_t delivered;
+} EppRx;
+
+/* libeth-style sizes (x86-64: NET_SKB_PAD 64, skb_shared_info 320) */
+#define EPP_PP_HEADROOM         64
+#define EPP_PP_SHINFO           320
+#define EPP_PP_SKB              256
+#define EPP_PP_PAGE             4096
+
+size_t epp_pp_buf_len(unsigned mtu);
+size_t epp_pp_chunk_truesize(unsigned mtu);
+unsigned epp_pp_chunks_per_page(unsigned mtu);
+
+/*
+ * Set up the receive side on a device that went through
+ * e1000epp_bring_up: Rx is disabled, the ring and buffer registers are
+ * programmed, buffers posted, Rx enabled.
+ */
+EppRx *epp_rx_new(E1000epp *d, const EppRxSetup *s);
+void epp_rx_free(EppRx *rx);
+
+/* Post buffers on every free descriptor (design rules for the tail) */
+void epp_rx_refill(EppRx *rx);
+/* Post at most n more descriptors and move the tail past them */
+void epp_rx_post_n(EppRx *rx, unsigned n);
+
+/*
+ * Take the next complete frame if the device has written back every
+ * descriptor of it (DD); false if not (yet).  The bytes the device wrote
+ * are checked against the poison outside the reported lengths.
+ */
+bool epp_rx_poll(EppRx *rx, EppRxFrame *f);
+/* Wait (virtual time) for the next frame; dump and fail on timeout */
+void epp_rx_wait_frame(EppRx *rx, EppRxFrame *f, uint64_t budget_ns);
+/* True if the descriptor at next_to_clean has DD */
+bool epp_rx_dd_pending(EppRx *rx);
+/* The stock driver's e1000e_flush_descriptors: RDTR with FPD, twice */
+void epp_rx_flush(EppRx *rx);
+
+/* Give a frame's buffers back (pagepool: recycle; stock: free) */
+void epp_rx_release(EppRx *rx, EppRxFrame *f);
+
+/* Pool accounting: free + posted + held == total, counts agree */
+void epp_rx_check_pool(EppRx *rx);
+
+/* Read-clear statistics into the 64-bit totals */
+void epp_rx_stats_update(EppRx *rx);
+
+/* Human-readable names for messages */
+const char *epp_rx_design_name(EppRxDesign d);
+const char *epp_fcs_case_name(EppFcsCase c);
+
+#endif /* E1000E_PP_RXDRV_H */
