@@ -498,6 +498,76 @@ static void test_phy_loopback_returns_tx_frames_to_rx_only(void)
     fake_free(f);
 }
 
+static void tx_push(Fake *f, unsigned i, size_t len, uint8_t cmd)
+{
+    uint8_t *d = f->mem + TX_RING + 16 * i;
+
+    memset(d, 0, 16);
+    put64(d, TX_BUF);
+    d[8] = len & 0xff;
+    d[9] = len >> 8;
+    d[11] = cmd;
+}
+
+static void test_tx_wthresh_holds_dd_until_tidv(void)
+{
+    Fake *f = up_device();
+    uint8_t frame[60];
+    unsigned i;
+
+    tx_ring(f, 8);
+    make_frame(frame, sizeof(frame), 1);
+    memcpy(f->mem + TX_BUF, frame, sizeof(frame));
+    wr(f, 0x03828, 1u << 24 | 3u << 16);            /* GRAN, WTHRESH 3 */
+    wr(f, 0x03820, 8);                              /* TIDV 8.192 us */
+    for (i = 0; i < 2; i++) {
+        tx_push(f, i, sizeof(frame), 0x01 | 0x08);  /* EOP | RS */
+    }
+    rd(f, 0x000c0);
+    wr(f, 0x03818, 2);
+    CHECK_EQ(f->nframes, 2);                        /* sent at once... */
+    CHECK_EQ(f->mem[TX_RING + 12] & 1, 0);          /* ...DD held */
+    CHECK_EQ(rd(f, 0x000c0) & 1, 0);
+    fake_step(f, 8 * 1024 - 1);
+    CHECK_EQ(f->mem[TX_RING + 16 + 12] & 1, 0);
+    fake_step(f, 1);
+    CHECK_EQ(f->mem[TX_RING + 12] & 1, 1);
+    CHECK_EQ(f->mem[TX_RING + 16 + 12] & 1, 1);
+    CHECK_EQ(rd(f, 0x000c0) & 1, 1);                /* TXDW */
+    /* A third RS descriptor completes a burst of WTHRESH = 3... */
+    for (i = 2; i < 5; i++) {
+        tx_push(f, i, sizeof(frame), 0x01 | 0x08);
+    }
+    wr(f, 0x03818, 5);
+    CHECK_EQ(f->mem[TX_RING + 16 * 4 + 12] & 1, 1);
+    fake_free(f);
+}
+
+static void test_ivar_bit31_tx_interrupt_skips_ide_delay(void)
+{
+    Fake *f = up_device();
+    uint8_t frame[60];
+
+    f->mode = E1000E_PP_IRQ_MSIX;
+    tx_ring(f, 8);
+    make_frame(frame, sizeof(frame), 1);
+    memcpy(f->mem + TX_BUF, frame, sizeof(frame));
+    wr(f, 0x03820, 8);                              /* TIDV */
+    wr(f, 0x000e4, 0x9u << 8);                      /* TxQ0 -> vector 1 */
+    wr(f, 0x000d0, 1u << 22);                       /* IMS.TXQ0 */
+    tx_push(f, 0, sizeof(frame), 0x01 | 0x08 | 0x80);   /* IDE */
+    wr(f, 0x03818, 1);
+    CHECK_EQ(f->vector_count[1], 0);                /* IDE delays it */
+    fake_step(f, 8 * 1024);
+    CHECK_EQ(f->vector_count[1], 1);
+    wr(f, 0x000e4, 0x9u << 8 | 1u << 31);           /* TX_INT_EVERY_WB */
+    wr(f, 0x000d0, 1u << 22);
+    tx_push(f, 1, sizeof(frame), 0x01 | 0x08 | 0x80);
+    wr(f, 0x03818, 2);
+    CHECK_EQ(f->vector_count[1], 2);                /* at once */
+    fake_free(f);
+}
+
 static void test_tx_pads_short_frames_with_psp(void)
 {
     Fake *f = up_device();
@@ -667,6 +737,8 @@ static const struct {
     T(test_rx_oversize_without_lpe_counts_roc),
     T(test_tx_legacy_frame_bytes_and_dd_only_with_rs),
     T(test_tx_pads_short_frames_with_psp),
+    T(test_tx_wthresh_holds_dd_until_tidv),
+    T(test_ivar_bit31_tx_interrupt_skips_ide_delay),
     T(test_tx_tail_outside_ring_is_ignored),
     T(test_stats_clear_on_read_and_high_half_clears_both),
     T(test_intx_int_asserted_and_icr_read_deasserts),

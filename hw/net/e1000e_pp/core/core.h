@@ -124,6 +124,13 @@ typedef struct E1000EPPRxWriteback {
     unsigned count;
 } E1000EPPRxWriteback;
 
+/* Tx descriptor status bytes held for TXDCTL.WTHRESH. */
+typedef struct E1000EPPTxWriteback {
+    uint64_t addr[E1000E_PP_WB_MAX];
+    uint8_t status[E1000E_PP_WB_MAX];
+    unsigned count;
+} E1000EPPTxWriteback;
+
 /* Frame accounting outside the statistics registers (for tests). */
 typedef struct E1000EPPRxCounters {
     uint64_t offered;        /* frames the wire handed to the MAC */
@@ -201,6 +208,7 @@ typedef struct E1000EPPCore {
     /* Transmit */
     E1000EPPTxContext txctx;
     E1000EPPTxPacket txpkt;
+    E1000EPPTxWriteback txwb;
     uint8_t txbuf[E1000E_PP_TX_BUF_BYTES];
 
     /* Receive */

@@ -160,6 +160,7 @@ void e1000e_pp_tdt_write(E1000EPPCore *c, uint32_t off, uint32_t val);
 void e1000e_pp_tctl_write(E1000EPPCore *c, uint32_t off, uint32_t val);
 void e1000e_pp_tx_run(E1000EPPCore *c);
 void e1000e_pp_tx_reset(E1000EPPCore *c);
+bool e1000e_pp_tx_wb_flush(E1000EPPCore *c);
 
 /* stats.c */
 void e1000e_pp_stat_inc(E1000EPPCore *c, uint32_t off);

@@ -321,6 +321,7 @@ static void rx_delay_flush(E1000EPPCore *c)
 
 static void tx_delay_flush(E1000EPPCore *c)
 {
+    e1000e_pp_tx_wb_flush(c);
     e1000e_pp_disarm(c, E1000E_PP_TIMER_TIDV);
     e1000e_pp_disarm(c, E1000E_PP_TIMER_TADV);
     c->tidv_armed = c->tadv_armed = false;
@@ -369,7 +370,10 @@ void e1000e_pp_rdtr_write(E1000EPPCore *c, uint32_t off, uint32_t val)
 void e1000e_pp_tidv_write(E1000EPPCore *c, uint32_t off, uint32_t val)
 {
     REG(c, TIDV) = val & 0xffff;
-    if ((val & TIDV_FPD) && (c->tidv_armed || c->tadv_armed)) {
-        tx_delay_flush(c);
+    if (val & TIDV_FPD) {
+        e1000e_pp_tx_wb_flush(c);
+        if (c->tidv_armed || c->tadv_armed) {
+            tx_delay_flush(c);
+        }
     }
 }

@@ -125,7 +125,7 @@ const RegInfo e1000e_pp_reg_table[] = {
     R("TDH", TDH, REG_RW, 0, 0x0000ffff),
     RH("TDT", TDT, REG_RW, 0, 0x0000ffff, NULL, e1000e_pp_tdt_write),
     RH("TIDV", TIDV, REG_RW, 0, 0x0000ffff, NULL, e1000e_pp_tidv_write),
-    R("TXDCTL", TXDCTL, REG_RW, 0x00010000, 0x017f3f3f),
+    R("TXDCTL", TXDCTL, REG_RW, 0, 0x017f3f3f),
     R("TADV", TADV, REG_RW, 0, 0x0000ffff),
     R("TARC0", TARC0, REG_RW, 0x00000403, 0xffffffff),
     R("TDBAL1", TDBAL1, REG_RW, 0, 0xfffffff0),

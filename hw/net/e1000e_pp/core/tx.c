@@ -46,6 +46,7 @@ static uint8_t *tx_frame(E1000EPPCore *c)
 
 void e1000e_pp_tx_reset(E1000EPPCore *c)
 {
+    c->txwb.count = 0;
     memset(&c->txctx, 0, sizeof(c->txctx));
     memset(&c->txpkt, 0, sizeof(c->txpkt));
 }
@@ -340,6 +341,71 @@ static bool tx_descriptor(E1000EPPCore *c, uint8_t *d, bool *ide)
     return cmd & TXD_CMD_RS;
 }
 
+/*
+ * Write back the status bytes held for TXDCTL.WTHRESH. Returns false if
+ * a write failed (the engine then stops).
+ */
+bool e1000e_pp_tx_wb_flush(E1000EPPCore *c)
+{
+    E1000EPPTxWriteback *wb = &c->txwb;
+    unsigned i;
+
+    for (i = 0; i < wb->count; i++) {
+        if (!e1000e_pp_dma_write(c, wb->addr[i], &wb->status[i], 1)) {
+            c->tx_halted = true;
+            wb->count = 0;
+            return false;
+        }
+    }
+    wb->count = 0;
+    return true;
+}
+
+static void tx_wb_queue(E1000EPPCore *c, uint64_t addr, uint8_t status)
+{
+    E1000EPPTxWriteback *wb = &c->txwb;
+
+    if (wb->count == E1000E_PP_WB_MAX) {
+        e1000e_pp_tx_wb_flush(c);
+    }
+    wb->addr[wb->count] = addr;
+    wb->status[wb->count] = status;
+    wb->count++;
+}
+
+/*
+ * §10.2.6.x TXDCTL.WTHRESH: RS descriptors are written back in bursts
+ * of WTHRESH (descriptors with GRAN=1, 64-byte lines with GRAN=0); 0 or
+ * 1 writes each back at once. A held burst goes out when TIDV/TADV
+ * expire or TIDV.FPD is written; TXDW follows the write-back.
+ */
+static void tx_wb_settle(E1000EPPCore *c, bool ide)
+{
+    uint32_t txdctl = REG(c, TXDCTL);
+    unsigned w = (txdctl >> 16) & 0x3f;
+
+    if (!(txdctl & (1u << 24))) {
+        w *= 4;
+    }
+    if (w <= 1 || c->txwb.count >= w || !(REG(c, TIDV) & 0xffff)) {
+        if (!e1000e_pp_tx_wb_flush(c)) {
+            return;
+        }
+        /*
+         * IVAR.TX_INT_EVERY_WB (bit 31, MSI-X): the Tx cause fires on
+         * every write-back, without the IDE delay (docs/fidelity.md).
+         */
+        if (c->plat->irq_mode(c->opaque) == E1000E_PP_IRQ_MSIX &&
+            (REG(c, IVAR) & IVAR_TX_INT_EVERY_WB)) {
+            ide = false;
+        }
+        e1000e_pp_tx_delay_start(c, ide);
+        return;
+    }
+    /* Held for WTHRESH: the delay timers bound how long. */
+    e1000e_pp_tx_delay_start(c, true);
+}
+
 void e1000e_pp_tx_run(E1000EPPCore *c)
 {
     uint32_t n = (REG(c, TDLEN) & 0xfff80) / 16;
@@ -387,19 +453,15 @@ void e1000e_pp_tx_run(E1000EPPCore *c)
             return;
         }
         if (wb) {
-            /* §7.2.3: RS asks for DD in the descriptor's status. */
-            d[12] |= TXD_STA_DD;
-            if (!e1000e_pp_dma_write(c, daddr + 12, d + 12, 1)) {
-                c->tx_halted = true;
-                return;
-            }
+            /* §7.2.3: RS asks for DD in the descriptor's status byte. */
+            tx_wb_queue(c, daddr + 12, d[12] | TXD_STA_DD);
             wrote_back = true;
             ide_all = ide_all && ide;
         }
         REG(c, TDH) = REG(c, TDH) + 1 >= n ? 0 : REG(c, TDH) + 1;
     }
     if (wrote_back) {
-        e1000e_pp_tx_delay_start(c, ide_all);
+        tx_wb_settle(c, ide_all);
     }
     if (REG(c, TDH) == REG(c, TDT)) {
         e1000e_pp_raise(c, ICR_TXQE);
