@@ -148,6 +148,21 @@ def ninja(reporter, targets, jobs, label, log, append=False):
                       on_line=ninja_progress(reporter, label))
 
 
+def qtest_targets():
+    """Every executable our tests/qtest/meson.build defines."""
+    out = subprocess.run(["ninja", "-C", paths.QEMU_BUILD, "-t", "targets",
+                          "all"], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True).stdout
+    prefix = os.path.dirname(paths.QTEST_TARGET) + "/"
+    found = []
+    for line in out.splitlines():
+        target, _, rule = line.partition(": ")
+        if (target.startswith(prefix) and "/" not in target[len(prefix):]
+                and "LINKER" in rule):
+            found.append(target)
+    return sorted(found)
+
+
 def has_ninja_target(target):
     return subprocess.run(["ninja", "-C", paths.QEMU_BUILD, "-t", "query",
                            target], stdout=subprocess.DEVNULL,
@@ -181,10 +196,10 @@ def build(reporter, jobs=None):
     log = os.path.join(paths.LOG_DIR, "ninja.log")
     ninja(reporter, ["qemu-system-x86_64"], jobs, "building QEMU", log)
     built = ["qemu-system-x86_64"]
-    if has_ninja_target(paths.QTEST_TARGET):
-        ninja(reporter, [paths.QTEST_TARGET], jobs, "building qtests", log,
-              append=True)
-        built.append(paths.QTEST_TARGET)
+    targets = qtest_targets()
+    if targets:
+        ninja(reporter, targets, jobs, "building qtests", log, append=True)
+        built.append("%d qtest/bench binaries" % len(targets))
     else:
         reporter.line("no qtest target yet (%s): skipped"
                       % paths.QTEST_TARGET)

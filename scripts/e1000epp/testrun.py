@@ -59,12 +59,8 @@ def _env():
 
 # -- unit ------------------------------------------------------------------
 
-MESON_COUNT = re.compile(r"^(Ok|Expected Fail|Fail|Unexpected Pass|Skipped|"
-                         r"Timeout):\s+(\d+)")
-SUBTESTS = re.compile(r"\b(\d+) subtests passed")
-
-
 def run_unit(k=None):
+    """Every meson test() of build/native, run directly and read as TAP."""
     res = SuiteResult("unit")
     if not os.path.exists(os.path.join(paths.NATIVE_DIR, "build.ninja")):
         res.note = "skipped: build/native not set up"
@@ -79,35 +75,34 @@ def run_unit(k=None):
     if not tests:
         res.note = "no unit tests defined yet (tests/unit/meson.build)"
         return res
-    _banner("unit: meson test -C build/native (%d tests)" % len(tests))
-    cmd = ["/usr/bin/meson", "test", "-C", paths.NATIVE_DIR,
-           "--print-errorlogs"]
     start = time.monotonic()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True,
-                            errors="replace", env=_env())
-    counts = {}
-    subtests = 0
-    for line in proc.stdout:
-        sys.stdout.write(line)
-        m = MESON_COUNT.match(line)
-        if m:
-            counts[m.group(1)] = int(m.group(2))
-        m = SUBTESTS.search(line)
-        if m:
-            subtests += int(m.group(1))
-    rc = proc.wait()
+    for t in tests:
+        _banner("unit: %s" % " ".join(
+            os.path.relpath(a, paths.REPO) if a.startswith("/") else a
+            for a in t["cmd"]))
+        proc = subprocess.Popen(t["cmd"], stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True,
+                                errors="replace", env=_env(),
+                                cwd=t.get("workdir") or paths.NATIVE_DIR,
+                                stdin=subprocess.DEVNULL)
+        lines = []
+        for line in proc.stdout:
+            if k and line.startswith(("ok", "not ok")) and k not in line:
+                continue
+            sys.stdout.write(line)
+            lines.append(line)
+        rc = proc.wait()
+        passed, failed, skipped, planned = parse_tap(lines)
+        ran = passed + failed + skipped
+        if planned is not None and ran < planned and not k:
+            failed += planned - ran
+        if rc != 0 and failed == 0:
+            failed = 1
+            res.note = "%s exited with status %d" % (t["name"], rc)
+        res.passed += passed
+        res.failed += failed
+        res.skipped += skipped
     res.seconds = time.monotonic() - start
-    res.passed = counts.get("Ok", 0) + counts.get("Expected Fail", 0)
-    res.failed = (counts.get("Fail", 0) + counts.get("Unexpected Pass", 0) +
-                  counts.get("Timeout", 0))
-    res.skipped = counts.get("Skipped", 0)
-    if subtests:
-        res.note = "counts are meson tests (%d TAP subtests passed)" % \
-            subtests
-    if rc != 0 and res.failed == 0:
-        res.failed = 1
-        res.note = "meson test exited with status %d" % rc
     return res
 
 
@@ -140,43 +135,67 @@ def parse_tap(lines):
     return passed, failed, skipped, planned
 
 
+def qtest_binaries():
+    """Our qtest binaries: e1000e-pp-test and every e1000e-pp-*-test."""
+    d = os.path.dirname(paths.QTEST_BIN)
+    if not os.path.isdir(d):
+        return []
+    found = []
+    for name in sorted(os.listdir(d)):
+        path = os.path.join(d, name)
+        if (name.startswith("e1000e-pp") and name.endswith("-test") and
+                os.path.isfile(path) and os.access(path, os.X_OK)):
+            found.append(path)
+    return found
+
+
 def run_qtest(k=None):
     res = SuiteResult("qtest")
-    if not os.path.exists(paths.QTEST_BIN):
+    binaries = qtest_binaries()
+    if not binaries:
         res.note = "no qtest binary yet (%s)" % os.path.relpath(
             paths.QTEST_BIN, paths.REPO)
         return res
-    cmd = [paths.QTEST_BIN, "--tap"]
-    if k:
-        cmd += ["-p", k]
     env = _env()
     env["QTEST_QEMU_BINARY"] = paths.QEMU_BIN
     env.setdefault("G_TEST_DBUS_DAEMON", "")
-    _banner("qtest: %s --tap" % os.path.relpath(paths.QTEST_BIN, paths.REPO))
     start = time.monotonic()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True,
-                            errors="replace", env=env,
-                            stdin=subprocess.DEVNULL)
-    lines = []
-    for line in proc.stdout:
-        sys.stdout.write(line)
-        lines.append(line)
-    rc = proc.wait()
+    notes = []
+    for binary in binaries:
+        cmd = [binary, "--tap"]
+        if k:
+            cmd += ["-p", k]
+        _banner("qtest: %s --tap" % os.path.relpath(binary, paths.REPO))
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True,
+                                errors="replace", env=env,
+                                stdin=subprocess.DEVNULL)
+        lines = []
+        for line in proc.stdout:
+            sys.stdout.write(line)
+            lines.append(line)
+        rc = proc.wait()
+        passed, failed, skipped, planned = parse_tap(lines)
+        ran = passed + failed + skipped
+        name = os.path.basename(binary)
+        if planned is not None and ran < planned:
+            failed += planned - ran
+            note = "%s: %d planned test(s) did not report" % (
+                name, planned - ran)
+            if any(ln.startswith("Bail out!") for ln in lines):
+                note += " (bailed out after test %d)" % ran
+            notes.append(note)
+        if rc != 0 and failed == 0:
+            failed = 1
+            notes.append("%s exited with status %d" % (name, rc))
+        if ran == 0 and failed == 0 and not k:
+            failed = 1
+            notes.append("%s ran no test" % name)
+        res.passed += passed
+        res.failed += failed
+        res.skipped += skipped
     res.seconds = time.monotonic() - start
-    res.passed, res.failed, res.skipped, planned = parse_tap(lines)
-    ran = res.passed + res.failed + res.skipped
-    if planned is not None and ran < planned:
-        res.failed += planned - ran
-        res.note = "%d planned test(s) did not report" % (planned - ran)
-        if any(ln.startswith("Bail out!") for ln in lines):
-            res.note += " (binary bailed out after test %d)" % ran
-    if rc != 0 and res.failed == 0:
-        res.failed = 1
-        res.note = "qtest binary exited with status %d" % rc
-    if ran == 0 and res.failed == 0:
-        res.failed = 1
-        res.note = "qtest binary ran no test"
+    res.note = "; ".join(notes)
     return res
 
 
