@@ -59,21 +59,31 @@ uint32_t e1000e_pp_crc32(const uint8_t *p, size_t len)
     return ~e1000e_pp_crc32_update(E1000E_PP_CRC_INIT, p, len);
 }
 
+/*
+ * Ones'-complement sum of buf in network byte order, added to sum.
+ * RFC 1071 §2(B): the sum is byte-order independent, so 32-bit words are
+ * summed in host (little-endian) order and the folded result swapped.
+ */
 uint32_t e1000e_pp_csum_add(uint32_t sum, const uint8_t *p, size_t len)
 {
-    uint64_t s = sum;
-    size_t i;
+    uint64_t s = 0;
+    uint32_t folded;
+    size_t i = 0;
 
-    for (i = 0; i + 1 < len; i += 2) {
-        s += (uint32_t)(p[i] << 8 | p[i + 1]);
+    for (; i + 4 <= len; i += 4) {
+        s += get_le32(p + i);
     }
-    if (len & 1) {
-        s += (uint32_t)p[len - 1] << 8;
+    for (; i + 1 < len; i += 2) {
+        s += get_le16(p + i);
     }
-    while (s >> 32) {
-        s = (s & 0xffffffffu) + (s >> 32);
+    if (i < len) {
+        s += p[i];
     }
-    return (uint32_t)s;
+    while (s >> 16) {
+        s = (s & 0xffff) + (s >> 16);
+    }
+    folded = (uint32_t)(((s & 0xff) << 8) | (s >> 8));
+    return sum + folded < sum ? sum + folded + 1 : sum + folded;
 }
 
 uint16_t e1000e_pp_csum_fold(uint32_t sum)

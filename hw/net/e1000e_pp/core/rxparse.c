@@ -128,11 +128,15 @@ void e1000e_pp_rx_parse(E1000EPPCore *c, const uint8_t *f, size_t len,
         type = get_be16(f + 16);
         l3 += VLAN_HLEN;
     }
-    /* Packet checksum from RXCSUM.PCSS to the end (§10.2.5.14). */
+    /*
+     * Packet checksum from RXCSUM.PCSS to the end (§10.2.5.14), only
+     * where a descriptor will carry it: legacy, or extended without PCSD.
+     */
     if (pcss >= 12) {
         pcss += strip_off;
     }
-    if (pcss < len) {
+    if (pcss < len && (e1000e_pp_rx_format(c) == RX_LEGACY ||
+                       !(rxcsum & RXCSUM_PCSD))) {
         info->pkt_csum = e1000e_pp_csum_fold(
             e1000e_pp_csum_add(0, f + pcss, len - pcss));
     }
