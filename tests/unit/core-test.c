@@ -11,11 +11,6 @@
 
 #include "fake-platform.h"
 
-/* Frame arithmetic of the core, tested directly. */
-uint32_t e1000e_pp_csum_add(uint32_t sum, const uint8_t *buf, size_t len);
-uint16_t e1000e_pp_csum_fold(uint32_t sum);
-uint32_t e1000e_pp_crc32(const uint8_t *buf, size_t len);
-
 #define MS              (1000 * 1000LL)
 #define RX_RING         0x10000u
 #define RX_BUF(i)       (0x20000u + (i) * 0x4000u)

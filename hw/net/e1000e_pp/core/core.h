@@ -250,4 +250,11 @@ void e1000e_pp_bus_master(E1000EPPCore *c, bool enabled);
 /* Re-evaluate the interrupt line, e.g. after the IRQ mode changed. */
 void e1000e_pp_irq_update(E1000EPPCore *c);
 
+/* Frame arithmetic (net.c), also used by tests and benchmarks. */
+#define E1000E_PP_CRC_INIT 0xffffffffu
+uint32_t e1000e_pp_crc32_update(uint32_t crc, const uint8_t *buf, size_t len);
+uint32_t e1000e_pp_crc32(const uint8_t *buf, size_t len);
+uint32_t e1000e_pp_csum_add(uint32_t sum, const uint8_t *buf, size_t len);
+uint16_t e1000e_pp_csum_fold(uint32_t sum);
+
 #endif

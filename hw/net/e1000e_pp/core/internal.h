@@ -179,12 +179,7 @@ void e1000e_pp_timadj_write(E1000EPPCore *c, uint32_t off, uint32_t val);
 uint32_t e1000e_pp_stamp_read(E1000EPPCore *c, uint32_t off);
 void e1000e_pp_timesync_reset(E1000EPPCore *c);
 
-/* net.c: frame arithmetic shared by Rx and Tx */
-#define E1000E_PP_CRC_INIT 0xffffffffu
-uint32_t e1000e_pp_crc32_update(uint32_t crc, const uint8_t *buf, size_t len);
-uint32_t e1000e_pp_crc32(const uint8_t *buf, size_t len);
-uint32_t e1000e_pp_csum_add(uint32_t sum, const uint8_t *buf, size_t len);
-uint16_t e1000e_pp_csum_fold(uint32_t sum);
+/* Byte-order helpers for descriptors and headers */
 static inline uint16_t get_be16(const uint8_t *p)
 {
     return (uint16_t)(p[0] << 8 | p[1]);
