@@ -101,6 +101,8 @@ typedef struct EppRxFrame {
     unsigned pieces_kept;       /* pieces attached to the frame */
     size_t truesize;            /* libeth's accounting (pagepool) */
     bool copybreak;             /* stock: copied into a small buffer */
+    unsigned held[EPP_RX_MAX_PIECES];   /* pagepool: chunks it holds */
+    unsigned nheld;
 } EppRxFrame;
 
 /* A buffer a descriptor points at */

@@ -30,6 +30,19 @@ bool txq_is_stock(const char *model)
     return strcmp(model, "e1000e") == 0;
 }
 
+bool txq_stock_differs(const char *model, const char *difference)
+{
+    g_autofree char *why = NULL;
+
+    if (!txq_is_stock(model)) {
+        return false;
+    }
+    why = g_strdup_printf("stock e1000e: %s", difference);
+    g_test_message("%s", why);
+    g_test_skip(why);
+    return true;
+}
+
 uint32_t txq_csum_add(uint32_t sum, const uint8_t *p, size_t len)
 {
     size_t i;
@@ -230,6 +243,7 @@ static const Scenario scenarios[] = {
     SCENARIO(tadv_absolute_bound),
     SCENARIO(tidv_fpd_flushes),
     SCENARIO(tidv_under_msix),
+    SCENARIO(rdtr_under_msix),
 };
 
 static const char *const models[] = { "e1000e-pp", "e1000e" };

@@ -18,6 +18,12 @@
 
 /* True for QEMU's stock model, whose known differences are asserted */
 bool txq_is_stock(const char *model);
+/*
+ * On the stock model: skip the rest of the scenario, naming the known
+ * difference ("stock e1000e: ..."), and return true.  The scenario then
+ * stops its device and returns.
+ */
+bool txq_stock_differs(const char *model, const char *difference);
 
 /* Internet checksum (RFC 1071): 16-bit big-endian words, folded */
 uint32_t txq_csum_add(uint32_t sum, const uint8_t *p, size_t len);
@@ -101,5 +107,6 @@ void tidv_ide_delays_txdw(const char *model);
 void tadv_absolute_bound(const char *model);
 void tidv_fpd_flushes(const char *model);
 void tidv_under_msix(const char *model);
+void rdtr_under_msix(const char *model);
 
 #endif /* E1000E_PP_TXQ_H */

@@ -566,6 +566,7 @@ static void e1000e_pp_add_counters(E1000EPPState *s)
         { "rx-undersize", &rx->undersize },
         { "rx-not-ready", &rx->not_ready },
         { "rx-dma-error", &rx->dma_error },
+        { "rx-flushed", &rx->flushed },
         { "dma-errors", &s->core.dma_errors },
         { "pm-violations", &s->pm_violations },
     };

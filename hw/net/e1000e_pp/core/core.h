@@ -141,6 +141,7 @@ typedef struct E1000EPPRxCounters {
     uint64_t undersize;      /* dropped: too short (RUC) */
     uint64_t not_ready;      /* dropped: receiver off, link down, D3 */
     uint64_t dma_error;      /* dropped: DMA to the guest failed */
+    uint64_t flushed;        /* dropped from the packet buffer by a reset */
 } E1000EPPRxCounters;
 
 /* Tx offload context, loaded by a context descriptor (§7.2.10.2). */

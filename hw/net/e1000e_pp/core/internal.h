@@ -167,6 +167,7 @@ void e1000e_pp_stat_inc(E1000EPPCore *c, uint32_t off);
 void e1000e_pp_stat_add64(E1000EPPCore *c, uint32_t lo, uint64_t n);
 void e1000e_pp_stats_rx_good(E1000EPPCore *c, const uint8_t *frame,
                              size_t wire_len);
+void e1000e_pp_stats_rx_total(E1000EPPCore *c, size_t wire_len);
 void e1000e_pp_stats_tx_good(E1000EPPCore *c, const uint8_t *frame,
                              size_t wire_len);
 

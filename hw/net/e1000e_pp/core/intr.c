@@ -225,15 +225,14 @@ uint32_t e1000e_pp_icr_read(E1000EPPCore *c, uint32_t off)
     e1000e_pp_intr_update(c);
     v = REG(c, ICR);
     /*
-     * §10.2.4.1: ICR clears on read when IMS is 0, when INT_ASSERTED is
-     * set, and always outside MSI-X mode (Linux's MSI handler relies on
-     * the last). With CTRL_EXT.IAME an asserted read also masks IAM.
+     * §10.2.4.1: a read clears ICR when IMS is 0 or INT_ASSERTED is set
+     * (then, with CTRL_EXT.IAME, IAM is also written to IMC); with only
+     * masked causes pending the read has no side effect.
      */
     if ((v & ICR_INT_ASSERTED) && (REG(c, CTRL_EXT) & CTRL_EXT_IAME)) {
         REG(c, IMS) &= ~REG(c, IAM);
     }
-    if (!REG(c, IMS) || (v & ICR_INT_ASSERTED) ||
-        irq_mode(c) != E1000E_PP_IRQ_MSIX) {
+    if (!REG(c, IMS) || (v & ICR_INT_ASSERTED)) {
         REG(c, ICR) = 0;
     }
     e1000e_pp_intr_update(c);

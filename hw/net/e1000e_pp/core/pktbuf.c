@@ -149,6 +149,8 @@ void e1000e_pp_pktbuf_reset(E1000EPPCore *c)
 {
     E1000EPPPktBuf *pb = &c->pktbuf;
 
+    /* §4.x: a reset empties the packet buffer; account for what was lost. */
+    c->rxstat.flushed += pb->count;
     pb->head = pb->count = 0;
     pb->write = pb->used = 0;
     pb->xoff_sent = false;

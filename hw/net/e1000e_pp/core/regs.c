@@ -76,7 +76,7 @@ const RegInfo e1000e_pp_reg_table[] = {
     RA("EITR", EITR(0), E1000E_PP_MSIX_VECTORS, 0, 0x0000ffff),
 
     /* §10.2.5 Receive */
-    RH("RCTL", RCTL, REG_RW, 0, 0x07ffb3fe, NULL, e1000e_pp_rctl_write),
+    RH("RCTL", RCTL, REG_RW, 0, 0x7fffbffe, NULL, e1000e_pp_rctl_write),
     R("FCRTL", FCRTL, REG_RW, 0, 0x8000fff8),
     R("FCRTH", FCRTH, REG_RW, 0, 0x0000fff8),
     R("PSRCTL", PSRCTL, REG_RW, 0x00040402, 0x3f3f3f7f),

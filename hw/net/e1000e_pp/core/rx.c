@@ -7,7 +7,8 @@
  *
  * Invariant, kept by every path below and checked by the tests:
  * offered = delivered + missed + filtered + oversize + undersize +
- *           not_ready + dma_error + (frames waiting in the packet buffer)
+ *           not_ready + dma_error + flushed +
+ *           (frames waiting in the packet buffer)
  */
 #include <string.h>
 
@@ -138,6 +139,7 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len)
     }
     /* A transmitting MAC pads to the minimum; netdev peers may not. */
     wire_len = (len < ETH_ZLEN ? ETH_ZLEN : len) + ETH_FCS_LEN;
+    e1000e_pp_stats_rx_total(c, wire_len);
     tagged = get_be16(frame + 12) == (REG(c, VET) & 0xffff) &&
              len >= ETH_HLEN + VLAN_HLEN;
     max = ((rctl & RCTL_LPE) ? MAX_LONG_FRAME : MAX_STD_FRAME) +
@@ -249,7 +251,7 @@ void e1000e_pp_rctl_write(E1000EPPCore *c, uint32_t off, uint32_t val)
 {
     bool was_on = REG(c, RCTL) & RCTL_EN;
 
-    REG(c, RCTL) = val & 0x07ffb3fe;
+    REG(c, RCTL) = val & 0x7fffbffe;
     if ((val & RCTL_EN) && !was_on) {
         c->rx_halted = false;
     }

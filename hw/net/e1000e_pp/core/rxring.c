@@ -50,22 +50,31 @@ size_t e1000e_pp_rx_buf_size(E1000EPPCore *c)
     return ext[bsize];
 }
 
-static uint32_t ring_len(E1000EPPCore *c, RxFormat f)
+/*
+ * RDH, RDT and RDLEN count 16-byte units in every format; a 32-byte
+ * packet-split descriptor takes two (Linux writes "i << 1" to RDT).
+ */
+static uint32_t ring_units(E1000EPPCore *c)
 {
-    return (REG(c, RDLEN) & 0xfff80) / desc_size(f);
+    return (REG(c, RDLEN) & 0xfff80) / 16;
+}
+
+static uint32_t desc_units(RxFormat f)
+{
+    return desc_size(f) / 16;
 }
 
 /* Descriptors the guest handed to the device: RDH up to RDT. */
 uint32_t e1000e_pp_rx_ring_free(E1000EPPCore *c)
 {
     RxFormat f = e1000e_pp_rx_format(c);
-    uint32_t n = ring_len(c, f), h = REG(c, RDH), t = REG(c, RDT);
+    uint32_t n = ring_units(c), h = REG(c, RDH), t = REG(c, RDT);
 
     if (!n || h >= n || t >= n) {
         return 0;
     }
     /* RDH == RDT: the ring holds no descriptors for the device. */
-    return t >= h ? t - h : n - h + t;
+    return (t >= h ? t - h : n - h + t) / desc_units(f);
 }
 
 /* §7.1.5: buffer i of a packet-split descriptor (0: header buffer). */
@@ -86,15 +95,20 @@ unsigned e1000e_pp_rx_descriptors_needed(E1000EPPCore *c, size_t len)
 
     if (e1000e_pp_rx_format(c) != RX_SPLIT) {
         per = e1000e_pp_rx_buf_size(c);
-    } else {
-        for (i = 0; i < 4; i++) {
-            per += ps_buf_size(c, i);
-        }
+        return per ? (unsigned)((len + per - 1) / per) : UINT32_MAX;
+    }
+    /* The first descriptor has all four buffers, the others 1-3. */
+    for (i = 1; i < 4; i++) {
+        per += ps_buf_size(c, i);
+    }
+    if (len <= per + ps_buf_size(c, 0)) {
+        return 1;
     }
     if (!per) {
-        return UINT32_MAX;   /* PSRCTL all zero: nothing can be stored */
+        return UINT32_MAX;   /* nothing beyond buffer 0 can be stored */
     }
-    return (unsigned)((len + per - 1) / per);
+    len -= per + ps_buf_size(c, 0);
+    return 1 + (unsigned)((len + per - 1) / per);
 }
 
 /* DMA n bytes of the frame, starting at byte off, to guest addr. */
@@ -171,11 +185,11 @@ static uint64_t ring_base(E1000EPPCore *c)
     return (uint64_t)REG(c, RDBAH) << 32 | (REG(c, RDBAL) & ~0xfu);
 }
 
-static void ring_advance(E1000EPPCore *c, uint32_t n)
+static void ring_advance(E1000EPPCore *c, RxFormat f)
 {
-    uint32_t h = REG(c, RDH) + 1;
+    uint32_t h = REG(c, RDH) + desc_units(f), n = ring_units(c);
 
-    REG(c, RDH) = h >= n ? 0 : h;
+    REG(c, RDH) = h >= n ? h - n : h;
 }
 
 /* The EOP-only fields shared by the extended and packet-split formats. */
@@ -220,7 +234,6 @@ static void wb_legacy_or_ext(E1000EPPCore *c, RxFormat f, uint8_t *d,
 static bool fill_chained(E1000EPPCore *c, RxFormat f, const RxFrame *fr)
 {
     size_t bsize = e1000e_pp_rx_buf_size(c), done = 0;
-    uint32_t n = ring_len(c, f);
     uint8_t d[16];
 
     while (done < fr->len) {
@@ -234,7 +247,7 @@ static bool fill_chained(E1000EPPCore *c, RxFormat f, const RxFrame *fr)
         }
         wb_legacy_or_ext(c, f, d, chunk, eop, fr);
         wb_queue(c, daddr, d, 16);
-        ring_advance(c, n);
+        ring_advance(c, f);
         done += chunk;
     }
     return true;
@@ -247,12 +260,12 @@ static bool fill_chained(E1000EPPCore *c, RxFormat f, const RxFrame *fr)
  */
 static bool fill_split(E1000EPPCore *c, const RxFrame *fr)
 {
-    uint32_t n = ring_len(c, RX_SPLIT);
+    uint32_t n = ring_units(c);
     size_t done = 0;
     unsigned guard;
 
     for (guard = 0; done < fr->len && guard < n; guard++) {
-        uint64_t daddr = ring_base(c) + (uint64_t)REG(c, RDH) * 32;
+        uint64_t daddr = ring_base(c) + (uint64_t)REG(c, RDH) * 16;
         uint16_t lens[4] = { 0 }, hdr_status = 0;
         uint8_t d[32];
         unsigned i;
@@ -261,7 +274,8 @@ static bool fill_split(E1000EPPCore *c, const RxFrame *fr)
         if (!e1000e_pp_dma_read(c, daddr, d, 32)) {
             return false;
         }
-        for (i = 0; i < 4 && done < fr->len; i++) {
+        /* Buffer 0 takes the header only: a continuation skips it. */
+        for (i = done ? 1 : 0; i < 4 && done < fr->len; i++) {
             size_t cap = ps_buf_size(c, i), chunk;
 
             if (i == 0 && done == 0 && fr->info.hdr_len &&
@@ -294,7 +308,7 @@ static bool fill_split(E1000EPPCore *c, const RxFrame *fr)
         put_le16(d + 20, lens[2]);
         put_le16(d + 22, lens[3]);
         wb_queue(c, daddr, d, 32);
-        ring_advance(c, n);
+        ring_advance(c, RX_SPLIT);
     }
     return done == fr->len;
 }
@@ -302,7 +316,7 @@ static bool fill_split(E1000EPPCore *c, const RxFrame *fr)
 static void check_min_threshold(E1000EPPCore *c, RxFormat f)
 {
     unsigned rdmts = (REG(c, RCTL) & RCTL_RDMTS_MASK) >> RCTL_RDMTS_SHIFT;
-    uint32_t n = ring_len(c, f);
+    uint32_t n = ring_units(c) / desc_units(f);
 
     /* §7.1.4.x: RXDMT0 once free descriptors fall to 1/2, 1/4, 1/8. */
     if (rdmts < 3 && e1000e_pp_rx_ring_free(c) <= (n >> (rdmts + 1))) {

@@ -180,7 +180,11 @@ static void tx_emit_segment(E1000EPPCore *c, uint32_t pay, bool last)
     e1000e_pp_stat_inc(c, TSCTC);
 }
 
-/* Feed data bytes of a TSO packet; emits a segment per MSS. */
+/*
+ * Feed data bytes of a TSO packet. A full segment goes out when more
+ * data follows it; the last one waits for EOP, so a PAYLEN that does
+ * not match the data can neither stall nor overrun the segment buffer.
+ */
 static void tx_tso_data(E1000EPPCore *c, const uint8_t *data, size_t n)
 {
     E1000EPPTxPacket *p = &c->txpkt;
@@ -197,18 +201,17 @@ static void tx_tso_data(E1000EPPCore *c, const uint8_t *data, size_t n)
                 p->tcp_seq = get_be32(p->header + x->tucss + 4);
             }
         } else {
-            size_t room = x->hdrlen + x->mss - p->len;
-            take = room < n ? room : n;
+            if (p->len == (size_t)x->hdrlen + x->mss) {
+                tx_emit_segment(c, x->mss, false);
+                p->len = x->hdrlen;
+            }
+            take = (size_t)x->hdrlen + x->mss - p->len;
+            take = take < n ? take : n;
             memcpy(tx_frame(c) + p->len, data, take);
         }
         p->len += take;
         data += take;
         n -= take;
-        if (p->len == (size_t)x->hdrlen + x->mss &&
-            p->payload_sent + x->mss < x->paylen) {
-            tx_emit_segment(c, x->mss, false);
-            p->len = x->hdrlen;
-        }
     }
 }
 

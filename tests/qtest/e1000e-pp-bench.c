@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Receive benchmark through qtest (numbers, not a test).
+ *
+ * For each model (e1000e-pp and the stock e1000e, in the same run) and
+ * each frame size (64, 1514, 9018 bytes without FCS), frames are injected
+ * on the netdev socket in batches while a lean driver posts a batch of
+ * legacy descriptors, moves RDT and polls the DD bit of the batch's last
+ * descriptor.  Frames per second are wall-clock time over the whole run
+ * of each case, QEMU start-up excluded; each case runs --repeat times
+ * (a fresh QEMU each time) and the median is printed.
+ *
+ *   e1000e-pp-bench [--frames N] [--repeat R] [--crc stripped|kept|both]
+ *                   [MODEL...]
+ *
+ * Output: a table, plus one "RESULT key=value ..." line per case for
+ * scripts.
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/bswap.h"
+#include "qemu/cutils.h"
+#include "libqtest.h"
+#include "e1000e-pp-regs.h"
+#include "e1000e-pp-drv.h"
+
+#define BENCH_RING      256             /* descriptors */
+#define BENCH_BATCH     96              /* frames per batch */
+#define BENCH_WAIT_US   (30 * 1000 * 1000)
+
+typedef struct BenchCase {
+    const char *model;
+    size_t len;
+    bool keep_crc;
+} BenchCase;
+
+typedef struct BenchResult {
+    uint64_t frames;
+    double seconds;
+    unsigned desc_per_frame;
+} BenchResult;
+
+static void bench_frame(uint8_t *f, size_t len, uint32_t seq)
+{
+    static const uint8_t src[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x02 };
+    size_t i;
+
+    memcpy(f, epp_mac, 6);
+    memcpy(f + 6, src, 6);
+    stw_be_p(f + 12, 0x88b5);
+    stl_be_p(f + 14, seq);
+    for (i = 18; i < len; i++) {
+        f[i] = i * 13 + seq;
+    }
+}
+
+/* Write descriptors [first, first + n) with their buffer addresses */
+static void post(E1000epp *d, uint64_t ring, const uint8_t *img,
+                 unsigned first, unsigned n)
+{
+    unsigned k = MIN(n, BENCH_RING - first);
+
+    qtest_memwrite(d->qts, ring + first * 16, img + first * 16, k * 16);
+    if (k < n) {
+        qtest_memwrite(d->qts, ring, img, (n - k) * 16);
+    }
+    e1000epp_wr(d, RDT0, (first + n) % BENCH_RING);
+}
+
+/* Poll (no virtual time needed: RDTR = 0) for DD on descriptor i */
+static void wait_dd(E1000epp *d, uint64_t ring, unsigned i)
+{
+    int64_t deadline = g_get_monotonic_time() + BENCH_WAIT_US;
+    uint8_t st;
+
+    for (;;) {
+        qtest_memread(d->qts, ring + i * 16 + 12, &st, 1);
+        if (st & RXD_STA_DD) {
+            return;
+        }
+        if (g_get_monotonic_time() > deadline) {
+            e1000epp_dump_regs(d, "bench: descriptor write-back");
+            g_error("bench: descriptor %u not written back in 30 s on %s",
+                    i, d->model);
+        }
+    }
+}
+
+static BenchResult run_case(const BenchCase *c, uint64_t frames)
+{
+    E1000eppConfig cfg = e1000epp_default_config;
+    E1000epp *d = e1000epp_start(c->model, NULL);
+    /* BSIZE 2048 up to 1514 bytes; 16384 (BSEX) with LPE for jumbo */
+    size_t bs = c->len > 1514 ? 16384 : 2048;
+    g_autofree uint8_t *img = g_malloc0(BENCH_RING * 16);
+    g_autofree uint8_t *frame = g_malloc(c->len);
+    g_autofree uint8_t *got = g_malloc(c->len);
+    uint64_t ring, bufs, done = 0, seq = 0;
+    unsigned head = 0, dpf, batch, i;
+    BenchResult r = { 0 };
+    int64_t t0;
+
+    cfg.keep_crc = c->keep_crc;
+    cfg.rctl_bsize = bs == 2048 ? RCTL_BSIZE_2048 : RCTL_BSEX | 0x00010000;
+    e1000epp_bring_up(d, &cfg);
+    ring = e1000epp_alloc(d, BENCH_RING * 16);
+    bufs = e1000epp_alloc(d, BENCH_RING * bs);
+    for (i = 0; i < BENCH_RING; i++) {
+        stq_le_p(img + i * 16, bufs + i * bs);
+    }
+    e1000epp_wr(d, RCTL, e1000epp_rd(d, RCTL) & ~RCTL_EN);
+    e1000epp_wr(d, RDBAL0, (uint32_t)ring);
+    e1000epp_wr(d, RDBAH0, (uint32_t)(ring >> 32));
+    e1000epp_wr(d, RDLEN0, BENCH_RING * 16);
+    e1000epp_wr(d, RDH0, 0);
+    e1000epp_wr(d, RDT0, 0);
+    e1000epp_wr(d, RCTL, RCTL_EN | RCTL_BAM | cfg.rctl_bsize |
+                (c->len > 1514 ? RCTL_LPE : 0) |
+                (c->keep_crc ? 0 : RCTL_SECRC));
+
+    /* Warm-up: one frame tells how many descriptors a frame takes */
+    post(d, ring, img, 0, BENCH_RING - 1);
+    bench_frame(frame, c->len, seq++);
+    e1000epp_inject(d, frame, c->len);
+    for (i = 0; i < 100000; i++) {
+        if (e1000epp_rd(d, RDH0) != 0) {
+            break;
+        }
+    }
+    e1000epp_step(d, EPP_NS_PER_MS);
+    dpf = e1000epp_rd(d, RDH0);
+    g_assert_cmpuint(dpf, >=, 1);
+    wait_dd(d, ring, dpf - 1);
+    e1000epp_memread(d, bufs, got, c->len);
+    g_assert_cmpmem(got, c->len, frame, c->len);
+    /* Start the measured run with an empty ring at descriptor dpf */
+    e1000epp_wr(d, RCTL, e1000epp_rd(d, RCTL) & ~RCTL_EN);
+    e1000epp_wr(d, RDH0, 0);
+    e1000epp_wr(d, RDT0, 0);
+    e1000epp_wr(d, RCTL, e1000epp_rd(d, RCTL) | RCTL_EN);
+
+    batch = MIN(BENCH_BATCH, (BENCH_RING - 1) / dpf);
+    t0 = g_get_monotonic_time();
+    while (done < frames) {
+        unsigned n = MIN(batch, frames - done);
+
+        post(d, ring, img, head, n * dpf);
+        for (i = 0; i < n; i++) {
+            stl_be_p(frame + 14, seq++);
+            e1000epp_inject(d, frame, c->len);
+        }
+        head = (head + n * dpf) % BENCH_RING;
+        wait_dd(d, ring, (head + BENCH_RING - 1) % BENCH_RING);
+        done += n;
+    }
+    r.seconds = (g_get_monotonic_time() - t0) / 1e6;
+    r.frames = done;
+    r.desc_per_frame = dpf;
+
+    /* Every frame was counted once (the warm-up frame included) */
+    g_assert_cmpuint(e1000epp_rd(d, GPRC), ==, frames + 1);
+
+    /* The last frame landed intact */
+    e1000epp_memread(d, bufs + ((head + BENCH_RING - dpf) % BENCH_RING) * bs,
+                     got, c->len);
+    g_assert_cmpmem(got, c->len, frame, c->len);
+    e1000epp_stop(d);
+    return r;
+}
+
+static int by_seconds(const void *a, const void *b)
+{
+    double x = ((const BenchResult *)a)->seconds;
+    double y = ((const BenchResult *)b)->seconds;
+
+    return x < y ? -1 : x > y;
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: e1000e-pp-bench [--frames N] [--repeat R] "
+            "[--crc stripped|kept|both] [MODEL...]\n"
+            "  QTEST_QEMU_BINARY must name the emulator; MODEL defaults to "
+            "e1000e-pp and e1000e\n");
+}
+
+int main(int argc, char **argv)
+{
+    static const size_t sizes[] = { 64, 1514, 9018 };
+    const char *models[8];
+    size_t nmodels = 0, m, s;
+    uint64_t frames = 20000, repeat = 3;
+    int crc_lo = 0, crc_hi = 0, crc, i;
+    double base[3][2] = { { 0 } };
+
+    for (i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--frames") && i + 1 < argc) {
+            if (qemu_strtou64(argv[++i], NULL, 10, &frames) < 0 ||
+                frames == 0) {
+                fprintf(stderr, "bench: --frames wants a positive number, "
+                        "not '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
+            if (qemu_strtou64(argv[++i], NULL, 10, &repeat) < 0 ||
+                repeat == 0 || repeat > 99) {
+                fprintf(stderr, "bench: --repeat wants 1..99, not '%s'\n",
+                        argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--crc") && i + 1 < argc) {
+            i++;
+            if (!strcmp(argv[i], "stripped")) {
+                crc_lo = crc_hi = 0;
+            } else if (!strcmp(argv[i], "kept")) {
+                crc_lo = crc_hi = 1;
+            } else if (!strcmp(argv[i], "both")) {
+                crc_lo = 0;
+                crc_hi = 1;
+            } else {
+                usage();
+                return 2;
+            }
+        } else if (argv[i][0] == '-') {
+            usage();
+            return 2;
+        } else if (nmodels < ARRAY_SIZE(models)) {
+            models[nmodels++] = argv[i];
+        }
+    }
+    if (!getenv("QTEST_QEMU_BINARY")) {
+        usage();
+        return 2;
+    }
+    if (!nmodels) {
+        models[nmodels++] = "e1000e-pp";
+        models[nmodels++] = "e1000e";
+    }
+    for (m = 0; m < nmodels; m++) {
+        if (!qtest_has_device(models[m])) {
+            fprintf(stderr, "bench: device %s is not built into %s\n",
+                    models[m], getenv("QTEST_QEMU_BINARY"));
+            return 2;
+        }
+    }
+
+    printf("Rx through qtest: %" PRIu64 " frames per case, batches of up "
+           "to %d, legacy descriptors, median of %" PRIu64 " runs\n",
+           frames, BENCH_BATCH, repeat);
+    printf("%-10s %6s %-8s %5s %9s %10s %8s\n", "model", "bytes", "FCS",
+           "desc", "seconds", "frames/s", "vs first");
+    for (crc = crc_lo; crc <= crc_hi; crc++) {
+        for (s = 0; s < ARRAY_SIZE(sizes); s++) {
+            for (m = 0; m < nmodels; m++) {
+                BenchCase c = { models[m], sizes[s], crc };
+                BenchResult runs[99], r;
+                uint64_t k;
+                double fps;
+
+                for (k = 0; k < repeat; k++) {
+                    runs[k] = run_case(&c, frames);
+                }
+                qsort(runs, repeat, sizeof(runs[0]), by_seconds);
+                r = runs[repeat / 2];
+                fps = r.frames / r.seconds;
+
+                if (m == 0) {
+                    base[s][crc] = fps;
+                }
+                printf("%-10s %6zu %-8s %5u %9.3f %10.0f %7.2fx\n",
+                       models[m], sizes[s], crc ? "kept" : "stripped",
+                       r.desc_per_frame, r.seconds, fps, fps / base[s][crc]);
+                printf("RESULT model=%s bytes=%zu fcs=%s frames=%" PRIu64
+                       " seconds=%.6f fps=%.1f desc_per_frame=%u\n",
+                       models[m], sizes[s], crc ? "kept" : "stripped",
+                       r.frames, r.seconds, fps, r.desc_per_frame);
+                fflush(stdout);
+            }
+        }
+    }
+    return 0;
+}

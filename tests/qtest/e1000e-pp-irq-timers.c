@@ -1,0 +1,492 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Scenarios: interrupt moderation in virtual time (82574L §7.4.4):
+ * ITR and EITR (256 ns units), RDTR/RADV and TIDV/TADV (1.024 us units),
+ * IDE, and the FPD flush on RDTR/TIDV writes.  Every firing time is
+ * exact: "not yet at T - 1 ns, fired at T".
+ * Given/when/then against the 82574L datasheet; see e1000e-pp-tx-test.c.
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/bswap.h"
+#include "libqtest.h"
+#include "hw/pci/pci_regs.h"
+#include "libqos/pci.h"
+#include "e1000e-pp-regs.h"
+#include "e1000e-pp-drv.h"
+#include "e1000e-pp-txq.h"
+
+#define ITR_UNIT_NS     256
+#define DELAY_UNIT_NS   1024
+
+/* stock e1000e: ITR/EITR values below 500 are raised to 500 */
+#define STOCK_MIN_XITR  500
+
+typedef bool (*Fired)(E1000epp *d, void *opaque);
+
+/* Per-scenario state, reset by start_intx/start_msix */
+static uint64_t tx_buf;         /* the 60-byte frame send_frame queues */
+static uint32_t rx_good;        /* GPRC accumulated (it is read-clear) */
+
+static bool line_high(E1000epp *d, void *opaque)
+{
+    return e1000epp_intx_pin(d) >= 0;
+}
+
+/*
+ * "Not yet at t - 1 ns, fired at t": step to t - 1, check quiet, step
+ * 1 ns, check fired.  Dumps the registers on either failure.
+ */
+static void expect_fires_at(E1000epp *d, int64_t t, Fired fired,
+                            void *opaque, const char *what)
+{
+    g_autofree char *why = NULL;
+
+    txq_step_to(d, t - 1);
+    if (fired(d, opaque)) {
+        why = g_strdup_printf("%s: already fired at %" PRId64 " ns, 1 ns "
+                              "early", what, t - 1);
+    } else {
+        txq_step_to(d, t);
+        if (!fired(d, opaque)) {
+            why = g_strdup_printf("%s: not fired at %" PRId64 " ns", what,
+                                  t);
+        }
+    }
+    if (why) {
+        e1000epp_dump_regs(d, why);
+        g_error("%s on %s", why, d->model);
+    }
+    g_test_message("%s: fired at +%" PRId64 " ns as expected", what, t);
+}
+
+static void expect_quiet(E1000epp *d, Fired fired, void *opaque,
+                         const char *what)
+{
+    if (fired(d, opaque)) {
+        g_autofree char *why = g_strdup_printf("%s: fired early at %" PRId64
+                                               " ns", what, d->now_ns);
+
+        e1000epp_dump_regs(d, why);
+        g_error("%s on %s", why, d->model);
+    }
+}
+
+/* A device up in INTx mode with the IOAPIC watched */
+static E1000epp *start_intx(const char *model)
+{
+    E1000epp *d = e1000epp_start(model, NULL);
+
+    tx_buf = 0;
+    rx_good = 0;
+
+    e1000epp_watch_intx(d);
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    e1000epp_rd(d, ICR);
+    return d;
+}
+
+/* ---------------------------------------------------------------- */
+/* Traffic without moving virtual time                              */
+/* ---------------------------------------------------------------- */
+
+/* Queue one 60-byte frame; TDT write happens at the current time */
+static void send_frame(E1000epp *d, uint32_t cmd)
+{
+    uint8_t f[60], desc[EPP_DESC_LEN];
+
+    if (!tx_buf) {
+        tx_buf = e1000epp_alloc(d, sizeof(f));
+        txq_eth_header(f, 0x88b5);
+        txq_fill(f + 14, sizeof(f) - 14, 0x71);
+        e1000epp_memwrite(d, tx_buf, f, sizeof(f));
+    }
+    e1000epp_txd_legacy(desc, tx_buf, sizeof(f),
+                        TXD_CMD_EOP | TXD_CMD_IFCS | TXD_CMD_RS | cmd);
+    e1000epp_tx_push(d, desc);
+    /* Processed within the TDT write: no time passes */
+    EPP_EXPECT_REG(d, TDH0, 0xffff, d->tx_tail);
+}
+
+static bool rx_counted(E1000epp *d, void *opaque)
+{
+    rx_good += e1000epp_rd(d, GPRC);
+    return rx_good >= *(uint32_t *)opaque;
+}
+
+/*
+ * Post a buffer, inject a frame, wait (real time only) until the MAC
+ * has counted it.  Not DD: descriptor write-back may wait for the very
+ * delay timer under test (§7.1.9, "pending receive descriptor writebacks
+ * are flushed" on expiry).
+ */
+static void receive_frame(E1000epp *d)
+{
+    uint8_t f[60];
+    uint32_t want = rx_good + 1;
+
+    e1000epp_rx_post(d, e1000epp_alloc(d, 2048));
+
+    memcpy(f, epp_mac, 6);
+    memcpy(f + 6, (uint8_t[]) { 0x02, 0, 0, 0, 0, 1 }, 6);
+    stw_be_p(f + 12, 0x88b5);
+    txq_fill(f + 14, sizeof(f) - 14, 0x17);
+    e1000epp_inject(d, f, sizeof(f));
+    txq_settle(d, rx_counted, &want, "frame counted in GPRC");
+}
+
+/* ---------------------------------------------------------------- */
+/* ITR / EITR                                                       */
+/* ---------------------------------------------------------------- */
+
+static void itr_case(const char *model, uint32_t itr)
+{
+    E1000epp *d = start_intx(model);
+    uint32_t eff = itr;
+    int64_t t0;
+
+    if (txq_is_stock(model) && itr < STOCK_MIN_XITR) {
+        /* stock e1000e: a forced minimum the datasheet does not have */
+        eff = STOCK_MIN_XITR;
+    }
+
+    /* Given: ITR = itr (interval itr * 256 ns), IMS.TXDW */
+    e1000epp_wr(d, ITR, itr);
+    e1000epp_wr(d, IMS, ICR_TXDW);
+
+    /* When: a first cause at T0 after a quiet time; Then: at once */
+    e1000epp_step(d, EPP_NS_PER_MS);
+    t0 = d->now_ns;
+    e1000epp_wr(d, ICS, ICR_TXDW);
+    g_assert_true(line_high(d, NULL));
+    e1000epp_rd(d, ICR);
+    g_assert_false(line_high(d, NULL));
+
+    /*
+     * When: the next cause 1 us later; Then: held back until the
+     * interval since the last assertion has passed.
+     */
+    e1000epp_step(d, 1000);
+    e1000epp_wr(d, ICS, ICR_TXDW);
+    expect_quiet(d, line_high, NULL, "ITR second cause");
+    expect_fires_at(d, t0 + (int64_t)eff * ITR_UNIT_NS, line_high, NULL,
+                    "ITR window end");
+    e1000epp_rd(d, ICR);
+    e1000epp_stop(d);
+}
+
+void itr_throttles_intx_exact(const char *model)
+{
+    itr_case(model, 1000);
+}
+
+void itr_small_value_no_forced_minimum(const char *model)
+{
+    /* 100 * 256 ns = 25.6 us: the datasheet's value, no minimum */
+    itr_case(model, 100);
+}
+
+static uint64_t msix_slots;
+
+static bool vector_fired(E1000epp *d, void *opaque)
+{
+    int v = GPOINTER_TO_INT(opaque);
+
+    return qtest_readl(d->qts, msix_slots + 4 * v) != 0;
+}
+
+static void vector_clear(E1000epp *d, int v)
+{
+    qtest_writel(d->qts, msix_slots + 4 * v, 0);
+}
+
+/* MSI-X with Linux's IVAR layout; vectors 0-2 aimed at RAM dwords */
+static E1000epp *start_msix(const char *model)
+{
+    E1000epp *d = e1000epp_start(model, NULL);
+    int v;
+
+    tx_buf = 0;
+    rx_good = 0;
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    msix_slots = e1000epp_alloc(d, 16);
+    qpci_msix_enable(d->pdev);
+    for (v = 0; v < 3; v++) {
+        vector_clear(d, v);
+        e1000epp_msix_vector_to_ram(d, v, msix_slots + 4 * v, 0x100 + v);
+    }
+    e1000epp_wr(d, IVAR, ((IVAR_VALID | 0) << IVAR_RXQ0_SHIFT) |
+                ((IVAR_VALID | 1) << IVAR_TXQ0_SHIFT) |
+                ((IVAR_VALID | 2) << IVAR_OTHER_SHIFT));
+    e1000epp_wr(d, EIAC, ICR_RXQ0 | ICR_TXQ0);
+    e1000epp_wr(d, ICR, 0xffffffff);
+    return d;
+}
+
+void eitr_per_vector_exact(const char *model)
+{
+    E1000epp *d = start_msix(model);
+    int64_t t0;
+
+    /* Given: EITR1 = 1000 (256 us) for Tx, EITR0 = 0 for Rx */
+    e1000epp_wr(d, EITR(1), 1000);
+    e1000epp_wr(d, EITR(0), 0);
+    e1000epp_wr(d, IMS, ICR_RXQ0 | ICR_TXQ0);
+    e1000epp_step(d, EPP_NS_PER_MS);
+
+    /* When: TXQ0 at T0; Then: vector 1 at once */
+    t0 = d->now_ns;
+    e1000epp_wr(d, ICS, ICR_TXQ0);
+    g_assert_true(vector_fired(d, GINT_TO_POINTER(1)));
+    vector_clear(d, 1);
+    /* EIAC cleared IMS.TXQ0 with the message; the handler re-enables it */
+    e1000epp_wr(d, IMS, ICR_TXQ0);
+
+    /* When: TXQ0 again 1 us later; Then: held until T0 + 256 us */
+    e1000epp_step(d, 1000);
+    e1000epp_wr(d, ICS, ICR_TXQ0);
+    expect_quiet(d, vector_fired, GINT_TO_POINTER(1), "EITR1 second cause");
+
+    /* Then: vector 0 is not throttled by vector 1's window */
+    e1000epp_wr(d, ICS, ICR_RXQ0);
+    g_assert_true(vector_fired(d, GINT_TO_POINTER(0)));
+    expect_fires_at(d, t0 + 1000 * ITR_UNIT_NS, vector_fired,
+                    GINT_TO_POINTER(1), "EITR1 window end");
+    qpci_msix_disable(d->pdev);
+    e1000epp_stop(d);
+}
+
+/* ---------------------------------------------------------------- */
+/* RDTR / RADV                                                      */
+/* ---------------------------------------------------------------- */
+
+void rdtr_restarts_per_frame(const char *model)
+{
+    E1000epp *d = start_intx(model);
+    int64_t t0, t1;
+
+    /* Given: RDTR = 100 (102.4 us), RADV = 0, IMS.RXT0 */
+    e1000epp_wr(d, RDTR, 100);
+    e1000epp_wr(d, RADV, 0);
+    e1000epp_wr(d, IMS, ICR_RXT0);
+
+    /* When: one frame at T0; Then: RXT0 at T0 + 102.4 us exactly */
+    t0 = d->now_ns;
+    receive_frame(d);
+    g_assert_cmpint(d->now_ns, ==, t0);
+    expect_quiet(d, line_high, NULL, "RDTR just after the frame");
+    expect_fires_at(d, t0 + 100 * DELAY_UNIT_NS, line_high, NULL,
+                    "RDTR one frame");
+    g_assert_cmphex(e1000epp_rd(d, ICR) & ICR_RXT0, ==, ICR_RXT0);
+
+    /*
+     * When: a frame at T1 and another at T1 + 50 us; Then: the packet
+     * timer restarted with the second frame: T1 + 50 us + 102.4 us.
+     */
+    e1000epp_step(d, EPP_NS_PER_MS);
+    t1 = d->now_ns;
+    receive_frame(d);
+    e1000epp_step(d, 50000);
+    receive_frame(d);
+    expect_fires_at(d, t1 + 50000 + 100 * DELAY_UNIT_NS, line_high, NULL,
+                    "RDTR restarted by the second frame");
+    e1000epp_stop(d);
+}
+
+void radv_absolute_bound(const char *model)
+{
+    E1000epp *d = start_intx(model);
+    int64_t t0;
+
+    /* Given: RDTR = 100 (102.4 us), RADV = 150 (153.6 us), IMS.RXT0 */
+    e1000epp_wr(d, RDTR, 100);
+    e1000epp_wr(d, RADV, 150);
+    e1000epp_wr(d, IMS, ICR_RXT0);
+
+    /*
+     * When: frames at T0, T0 + 60 us and T0 + 120 us (each restarting
+     * RDTR, which alone would fire at T0 + 222.4 us)
+     */
+    t0 = d->now_ns;
+    receive_frame(d);
+    e1000epp_step(d, 60000);
+    receive_frame(d);
+    e1000epp_step(d, 60000);
+    receive_frame(d);
+
+    /* Then: RADV bounds the delay: T0 + 153.6 us */
+    expect_fires_at(d, t0 + 150 * DELAY_UNIT_NS, line_high, NULL,
+                    "RADV absolute");
+    e1000epp_stop(d);
+}
+
+void rdtr_fpd_flushes(const char *model)
+{
+    E1000epp *d = start_intx(model);
+
+    /* Given: RDTR = 1000 (1.024 ms), IMS.RXT0, one frame pending */
+    e1000epp_wr(d, RDTR, 1000);
+    e1000epp_wr(d, IMS, ICR_RXT0);
+    receive_frame(d);
+    e1000epp_step(d, 10000);
+    expect_quiet(d, line_high, NULL, "RDTR before FPD");
+
+    /* When: RDTR is written with FPD; Then: RXT0 at once */
+    e1000epp_wr(d, RDTR, 1000 | RDTR_FPD);
+    g_assert_true(line_high(d, NULL));
+    g_assert_cmphex(e1000epp_rd(d, ICR) & ICR_RXT0, ==, ICR_RXT0);
+
+    /* Then: FPD is write-only; the delay keeps its value */
+    EPP_EXPECT_REG(d, RDTR, 0xffffffff, 1000);
+    e1000epp_stop(d);
+}
+
+/* ---------------------------------------------------------------- */
+/* TIDV / TADV                                                      */
+/* ---------------------------------------------------------------- */
+
+void tidv_ide_delays_txdw(const char *model)
+{
+    E1000epp *d = start_intx(model);
+    int64_t t0, t1;
+
+    /* Given: TIDV = 100 (102.4 us), TADV = 0, IMS.TXDW */
+    e1000epp_wr(d, TIDV, 100);
+    e1000epp_wr(d, TADV, 0);
+    e1000epp_wr(d, IMS, ICR_TXDW);
+
+    /* When: a packet with RS but no IDE; Then: TXDW at once */
+    send_frame(d, 0);
+    g_assert_true(line_high(d, NULL));
+    e1000epp_rd(d, ICR);
+
+    /* When: a packet with RS|IDE at T0; Then: TXDW at T0 + 102.4 us */
+    e1000epp_step(d, EPP_NS_PER_MS);
+    t0 = d->now_ns;
+    send_frame(d, TXD_CMD_IDE);
+    expect_quiet(d, line_high, NULL, "TIDV just after the write-back");
+    expect_fires_at(d, t0 + 100 * DELAY_UNIT_NS, line_high, NULL,
+                    "TIDV one packet");
+    g_assert_cmphex(e1000epp_rd(d, ICR) & ICR_TXDW, ==, ICR_TXDW);
+
+    /* When: IDE packets at T1 and T1 + 50 us; Then: restarted */
+    e1000epp_step(d, EPP_NS_PER_MS);
+    t1 = d->now_ns;
+    send_frame(d, TXD_CMD_IDE);
+    e1000epp_step(d, 50000);
+    send_frame(d, TXD_CMD_IDE);
+    expect_fires_at(d, t1 + 50000 + 100 * DELAY_UNIT_NS, line_high, NULL,
+                    "TIDV restarted by the second packet");
+    e1000epp_stop(d);
+}
+
+void tadv_absolute_bound(const char *model)
+{
+    E1000epp *d = start_intx(model);
+    int64_t t0;
+
+    /* Given: TIDV = 100 (102.4 us), TADV = 150 (153.6 us), IMS.TXDW */
+    e1000epp_wr(d, TIDV, 100);
+    e1000epp_wr(d, TADV, 150);
+    e1000epp_wr(d, IMS, ICR_TXDW);
+
+    /* When: IDE packets at T0, T0 + 60 us, T0 + 120 us */
+    t0 = d->now_ns;
+    send_frame(d, TXD_CMD_IDE);
+    e1000epp_step(d, 60000);
+    send_frame(d, TXD_CMD_IDE);
+    e1000epp_step(d, 60000);
+    send_frame(d, TXD_CMD_IDE);
+
+    /* Then: TADV bounds the delay: T0 + 153.6 us */
+    expect_fires_at(d, t0 + 150 * DELAY_UNIT_NS, line_high, NULL,
+                    "TADV absolute");
+    e1000epp_stop(d);
+}
+
+void tidv_fpd_flushes(const char *model)
+{
+    E1000epp *d = start_intx(model);
+
+    /* Given: TIDV = 1000 (1.024 ms), IMS.TXDW, an IDE write-back pending */
+    e1000epp_wr(d, TIDV, 1000);
+    e1000epp_wr(d, IMS, ICR_TXDW);
+    send_frame(d, TXD_CMD_IDE);
+    e1000epp_step(d, 10000);
+    expect_quiet(d, line_high, NULL, "TIDV before FPD");
+
+    /* When: TIDV is written with FPD; Then: TXDW at once */
+    e1000epp_wr(d, TIDV, 1000 | TIDV_FPD);
+    g_assert_true(line_high(d, NULL));
+    g_assert_cmphex(e1000epp_rd(d, ICR) & ICR_TXDW, ==, ICR_TXDW);
+    if (txq_stock_differs(model, "TIDV reads back 0 after a write with "
+                          "FPD")) {
+        e1000epp_stop(d);
+        return;
+    }
+    EPP_EXPECT_REG(d, TIDV, 0xffffffff, 1000);
+    e1000epp_stop(d);
+}
+
+void tidv_under_msix(const char *model)
+{
+    E1000epp *d = start_msix(model);
+    int64_t t0;
+
+    /* Given: MSI-X, Tx on vector 1 (EITR1 = 0), TIDV = 100, IMS.TXQ0 */
+    e1000epp_wr(d, EITR(1), 0);
+    e1000epp_wr(d, TIDV, 100);
+    e1000epp_wr(d, TADV, 0);
+    e1000epp_wr(d, IMS, ICR_TXQ0);
+
+    /* When: an IDE packet at T0 */
+    t0 = d->now_ns;
+    send_frame(d, TXD_CMD_IDE);
+
+    if (txq_is_stock(model)) {
+        /* stock e1000e: the delay timers do not apply under MSI-X */
+        g_assert_true(vector_fired(d, GINT_TO_POINTER(1)));
+        qpci_msix_disable(d->pdev);
+        e1000epp_stop(d);
+        return;
+    }
+
+    /* Then: vector 1 fires at T0 + 102.4 us, not before */
+    expect_quiet(d, vector_fired, GINT_TO_POINTER(1), "TIDV under MSI-X");
+    expect_fires_at(d, t0 + 100 * DELAY_UNIT_NS, vector_fired,
+                    GINT_TO_POINTER(1), "TIDV under MSI-X");
+    qpci_msix_disable(d->pdev);
+    e1000epp_stop(d);
+}
+
+void rdtr_under_msix(const char *model)
+{
+    E1000epp *d = start_msix(model);
+    int64_t t0;
+
+    /* Given: MSI-X, Rx on vector 0 (EITR0 = 0), RDTR = 100, IMS.RXQ0 */
+    e1000epp_wr(d, EITR(0), 0);
+    e1000epp_wr(d, RDTR, 100);
+    e1000epp_wr(d, RADV, 0);
+    e1000epp_wr(d, IMS, ICR_RXQ0);
+
+    /* When: one frame at T0 */
+    t0 = d->now_ns;
+    receive_frame(d);
+    g_assert_cmpint(d->now_ns, ==, t0);
+
+    if (txq_is_stock(model)) {
+        /* stock e1000e: the delay timers do not apply under MSI-X */
+        g_assert_true(vector_fired(d, GINT_TO_POINTER(0)));
+        qpci_msix_disable(d->pdev);
+        e1000epp_stop(d);
+        return;
+    }
+
+    /* Then: vector 0 fires at T0 + 102.4 us, not before */
+    expect_quiet(d, vector_fired, GINT_TO_POINTER(0), "RDTR under MSI-X");
+    expect_fires_at(d, t0 + 100 * DELAY_UNIT_NS, vector_fired,
+                    GINT_TO_POINTER(0), "RDTR under MSI-X");
+    qpci_msix_disable(d->pdev);
+    e1000epp_stop(d);
+}

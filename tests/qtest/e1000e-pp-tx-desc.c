@@ -1,0 +1,637 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Scenarios: the transmit descriptor forms (82574L §7.2.10), checksum
+ * insertion at context-given offsets (§7.2.5), VLAN insertion, short
+ * packet padding, TDT/TDH rules, DD/RS and ring wrap.
+ * Given/when/then against the 82574L datasheet; see e1000e-pp-tx-test.c.
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/bswap.h"
+#include "libqtest.h"
+#include "e1000e-pp-regs.h"
+#include "e1000e-pp-drv.h"
+#include "e1000e-pp-txq.h"
+
+/* Legacy descriptor dword 2: CSO in bits 23:16; dword 3: CSS in 15:8 */
+#define LEGACY_CSO_SHIFT    16
+#define LEGACY_CSS_SHIFT    8
+/* Legacy/data descriptor dword 3: VLAN ("special") in bits 31:16 */
+#define TXD_VLAN_SHIFT      16
+
+#define IPPROTO_TCP_NUM     6
+#define IPPROTO_UDP_NUM     17
+
+/* 198.18.0.2 (guest) -> 198.18.0.1 (peer), see common contracts */
+static const uint8_t ip_src[4] = { 198, 18, 0, 2 };
+static const uint8_t ip_dst[4] = { 198, 18, 0, 1 };
+
+/*
+ * An IPv4 header at `ip`: IHL words (5 or more, options filled with
+ * NOPs), total length, the given protocol, checksum left 0.
+ */
+static void ipv4_header(uint8_t *ip, unsigned ihl, uint16_t total_len,
+                        uint8_t proto, uint16_t id)
+{
+    memset(ip, 0, ihl * 4);
+    ip[0] = 0x40 | ihl;
+    stw_be_p(ip + 2, total_len);
+    stw_be_p(ip + 4, id);
+    stw_be_p(ip + 6, 0x4000);           /* DF */
+    ip[8] = 64;
+    ip[9] = proto;
+    memcpy(ip + 12, ip_src, 4);
+    memcpy(ip + 16, ip_dst, 4);
+    memset(ip + 20, 0x01, (ihl - 5) * 4);
+}
+
+static uint16_t ipv4_checksum(const uint8_t *ip, size_t hlen)
+{
+    return ~txq_csum_fold(txq_csum_add(0, ip, hlen)) & 0xffff;
+}
+
+/* Pseudo-header sum (RFC 768/793) with the L4 length */
+static uint32_t pseudo_sum_v4(uint8_t proto, uint16_t l4_len)
+{
+    uint32_t sum = txq_csum_add(0, ip_src, 4);
+
+    sum = txq_csum_add(sum, ip_dst, 4);
+    return sum + proto + l4_len;
+}
+
+/* The complete L4 checksum of l4[0..len) with its checksum field zero */
+static uint16_t l4_checksum_v4(const uint8_t *l4, size_t len, size_t csum_at,
+                               uint8_t proto)
+{
+    g_autofree uint8_t *tmp = g_memdup2(l4, len);
+
+    stw_be_p(tmp + csum_at, 0);
+    return ~txq_csum_fold(txq_csum_add(pseudo_sum_v4(proto, len), tmp, len))
+           & 0xffff;
+}
+
+static uint64_t put_guest(E1000epp *d, const uint8_t *buf, size_t len)
+{
+    uint64_t g = e1000epp_alloc(d, len);
+
+    e1000epp_memwrite(d, g, buf, len);
+    return g;
+}
+
+static void push_all(E1000epp *d, uint8_t (*desc)[EPP_DESC_LEN], int n)
+{
+    int i;
+
+    for (i = 0; i < n; i++) {
+        e1000epp_tx_write(d, desc[i]);
+    }
+    e1000epp_tx_kick(d);
+    e1000epp_tx_wait_done(d);
+}
+
+/*
+ * An IPv4/UDP frame as the stack hands it over for checksum offload:
+ * IP header checksum 0, UDP checksum field seeded with the pseudo-header
+ * sum (length included).  `want` gets the frame with both checksums.
+ */
+static size_t udp_frame(uint8_t *f, uint8_t *want, unsigned ihl,
+                        size_t payload, uint8_t seed)
+{
+    size_t l3 = 14, l4 = l3 + ihl * 4, len = l4 + 8 + payload;
+    uint16_t ulen = 8 + payload;
+
+    txq_eth_header(f, 0x0800);
+    ipv4_header(f + l3, ihl, ihl * 4 + ulen, IPPROTO_UDP_NUM, 0x1111);
+    stw_be_p(f + l4, 49152);
+    stw_be_p(f + l4 + 2, 7777);
+    stw_be_p(f + l4 + 4, ulen);
+    stw_be_p(f + l4 + 6, 0);
+    txq_fill(f + l4 + 8, payload, seed);
+
+    memcpy(want, f, len);
+    stw_be_p(want + l3 + 10, ipv4_checksum(f + l3, ihl * 4));
+    stw_be_p(want + l4 + 6,
+             l4_checksum_v4(f + l4, ulen, 6, IPPROTO_UDP_NUM));
+    g_assert_cmphex(lduw_be_p(want + l4 + 6), !=, 0);
+
+    stw_be_p(f + l4 + 6,
+             txq_csum_fold(pseudo_sum_v4(IPPROTO_UDP_NUM, ulen)));
+    return len;
+}
+
+/* ---------------------------------------------------------------- */
+/* Descriptor forms                                                 */
+/* ---------------------------------------------------------------- */
+
+void tx_legacy_ic_inserts_checksum_at_cso(const char *model)
+{
+    E1000epp *d = e1000epp_start(model, NULL);
+    uint8_t f[300], want[300], desc[3][EPP_DESC_LEN];
+    size_t len;
+    uint64_t g;
+    uint32_t cmd = TXD_CMD_EOP | TXD_CMD_IFCS | TXD_CMD_RS | TXD_CMD_IC;
+
+    /* Given: a device up; an IPv4/UDP frame with its IP checksum done */
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    len = udp_frame(f, want, 5, 200, 0x31);
+    stw_be_p(f + 24, lduw_be_p(want + 24));
+    g = put_guest(d, f, len);
+
+    /*
+     * When: one legacy descriptor with IC, CSS = 34 (UDP header),
+     * CSO = 40 (UDP checksum): §7.2.10.1, the sum runs from CSS to the
+     * end of the packet and lands at CSO.
+     */
+    e1000epp_txd_legacy(desc[0], g, len, cmd | (40 << LEGACY_CSO_SHIFT));
+    stl_le_p(desc[0] + 12, 34 << LEGACY_CSS_SHIFT);
+    push_all(d, desc, 1);
+    if (txq_stock_differs(model, "legacy IC writes a different checksum "
+                          "at CSO (0x8d.. instead of 0x81..)")) {
+        e1000epp_stop(d);
+        return;
+    }
+
+    /* Then: the UDP checksum is filled in, nothing else changed */
+    txq_expect_frame(d, want, len, "legacy IC, one descriptor");
+
+    /* When: the same packet over two descriptors, same CSO/CSS/IC on both */
+    e1000epp_txd_legacy(desc[1], g, 50,
+                        (cmd & ~(TXD_CMD_EOP | TXD_CMD_RS)) |
+                        (40 << LEGACY_CSO_SHIFT));
+    stl_le_p(desc[1] + 12, 34 << LEGACY_CSS_SHIFT);
+    e1000epp_txd_legacy(desc[2], g + 50, len - 50,
+                        cmd | (40 << LEGACY_CSO_SHIFT));
+    stl_le_p(desc[2] + 12, 34 << LEGACY_CSS_SHIFT);
+    push_all(d, desc + 1, 2);
+
+    /* Then: the same bytes */
+    txq_expect_frame(d, want, len, "legacy IC, two descriptors");
+
+    /* When: IC is clear; Then: the seeded field goes out untouched */
+    e1000epp_txd_legacy(desc[0], g, len,
+                        (cmd & ~TXD_CMD_IC) | (40 << LEGACY_CSO_SHIFT));
+    stl_le_p(desc[0] + 12, 34 << LEGACY_CSS_SHIFT);
+    push_all(d, desc, 1);
+    txq_expect_frame(d, f, len, "legacy without IC");
+    txq_expect_wire_idle(d);
+    e1000epp_stop(d);
+}
+
+void tx_context_then_data_offsets_from_context(const char *model)
+{
+    E1000epp *d = e1000epp_start(model, NULL);
+    enum { L3 = 18, L4 = L3 + 20, PAY = 333, TCPLEN = 20 + PAY,
+           LEN = L4 + TCPLEN };
+    uint8_t f[LEN], want[LEN], desc[4][EPP_DESC_LEN];
+    uint64_t g;
+
+    /* Given: an 802.1Q-tagged IPv4/TCP frame: IP at 18, TCP at 38 */
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    txq_eth_header(f, 0x8100);
+    stw_be_p(f + 14, 0x0005);
+    stw_be_p(f + 16, 0x0800);
+    ipv4_header(f + L3, 5, 20 + TCPLEN, IPPROTO_TCP_NUM, 0x2222);
+    memset(f + L4, 0, 20);
+    stw_be_p(f + L4, 40000);
+    stw_be_p(f + L4 + 2, 5201);
+    stl_be_p(f + L4 + 4, 0x01020304);
+    stl_be_p(f + L4 + 8, 0x0a0b0c0d);
+    f[L4 + 12] = 5 << 4;
+    f[L4 + 13] = 0x18;                  /* ACK|PSH */
+    stw_be_p(f + L4 + 14, 502);
+    txq_fill(f + L4 + 20, PAY, 0x77);
+
+    memcpy(want, f, LEN);
+    stw_be_p(want + L3 + 10, ipv4_checksum(f + L3, 20));
+    stw_be_p(want + L4 + 16,
+             l4_checksum_v4(f + L4, TCPLEN, 16, IPPROTO_TCP_NUM));
+    /* CHECKSUM_PARTIAL: the TCP field holds the pseudo-header sum */
+    stw_be_p(f + L4 + 16,
+             txq_csum_fold(pseudo_sum_v4(IPPROTO_TCP_NUM, TCPLEN)));
+    g = put_guest(d, f, LEN);
+
+    /*
+     * When: context IPCSS 18, IPCSO 28, IPCSE 37, TUCSS 38, TUCSO 54,
+     * TUCSE 0 (to the end), TUCMD IP|TCP; then three data descriptors
+     * with IXSM|TXSM, split inside the TCP header and the payload.
+     */
+    txq_txd_context(desc[0], L3, L3 + 10, L4 - 1, L4, L4 + 16, 0, 0,
+                    TXD_CTX_TUCMD_IP | TXD_CTX_TUCMD_TCP, 0, 0);
+    e1000epp_txd_data(desc[1], g, L4 + 7, TXD_CMD_IFCS,
+                      TXD_POPTS_IXSM | TXD_POPTS_TXSM);
+    e1000epp_txd_data(desc[2], g + L4 + 7, 100, TXD_CMD_IFCS,
+                      TXD_POPTS_IXSM | TXD_POPTS_TXSM);
+    e1000epp_txd_data(desc[3], g + L4 + 107, LEN - L4 - 107,
+                      TXD_CMD_EOP | TXD_CMD_IFCS | TXD_CMD_RS,
+                      TXD_POPTS_IXSM | TXD_POPTS_TXSM);
+    push_all(d, desc, 4);
+
+    /* Then: both checksums at the context's offsets */
+    txq_expect_frame(d, want, LEN, "VLAN-tagged IPv4/TCP, csum offload");
+
+    /*
+     * When: the same data again, now with TXSM only (no new context:
+     * the context stays in force); Then: the IP checksum stays 0.
+     */
+    stw_be_p(want + L3 + 10, 0);
+    e1000epp_txd_data(desc[1], g, LEN, TXD_CMD_EOP | TXD_CMD_IFCS |
+                      TXD_CMD_RS, TXD_POPTS_TXSM);
+    push_all(d, desc + 1, 1);
+    txq_expect_frame(d, want, LEN, "TXSM only, context reused");
+    txq_expect_wire_idle(d);
+    e1000epp_stop(d);
+}
+
+void tx_context_tucse_limits_checksum(const char *model)
+{
+    E1000epp *d = e1000epp_start(model, NULL);
+    enum { PAY = 101, TRAILER = 13 };
+    uint8_t f[256], want[256], desc[2][EPP_DESC_LEN];
+    size_t len, ulen = 8 + PAY;
+    uint64_t g;
+
+    /*
+     * Given: an IPv4/UDP frame followed by 13 trailer bytes that belong
+     * to no header (as after a short IP datagram); the UDP checksum must
+     * cover the datagram only.
+     */
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    len = udp_frame(f, want, 5, PAY, 0x52);
+    txq_fill(f + len, TRAILER, 0xe0);
+    memcpy(want + len, f + len, TRAILER);
+
+    /*
+     * When: context TUCSE = 34 + 109 - 1 = 142 (last byte of the UDP
+     * datagram, inclusive) and IPCSE = 33; data with IXSM|TXSM.
+     */
+    g = put_guest(d, f, len + TRAILER);
+    txq_txd_context(desc[0], 14, 24, 33, 34, 40, 34 + ulen - 1, 0,
+                    TXD_CTX_TUCMD_IP, 0, 0);
+    e1000epp_txd_data(desc[1], g, len + TRAILER,
+                      TXD_CMD_EOP | TXD_CMD_IFCS | TXD_CMD_RS,
+                      TXD_POPTS_IXSM | TXD_POPTS_TXSM);
+    push_all(d, desc, 2);
+    if (txq_stock_differs(model, "TUCSE is ignored: the UDP checksum "
+                          "runs to the end of the frame")) {
+        e1000epp_stop(d);
+        return;
+    }
+
+    /* Then: checksums as if the trailer were absent; trailer sent as is */
+    txq_expect_frame(d, want, len + TRAILER, "UDP with TUCSE before the end");
+    txq_expect_wire_idle(d);
+    e1000epp_stop(d);
+}
+
+void tx_context_udp_ipv4_with_options(const char *model)
+{
+    E1000epp *d = e1000epp_start(model, NULL);
+    uint8_t f[512], want[512], desc[3][EPP_DESC_LEN];
+    size_t len;
+    uint64_t g;
+
+    /* Given: IPv4 with 8 bytes of options (IHL 7): UDP starts at 42 */
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    len = udp_frame(f, want, 7, 400, 0x13);
+    g = put_guest(d, f, len);
+
+    /* When: IPCSS 14, IPCSO 24, IPCSE 41; TUCSS 42, TUCSO 48, TUCSE 0 */
+    txq_txd_context(desc[0], 14, 24, 41, 42, 48, 0, 0, TXD_CTX_TUCMD_IP,
+                    0, 0);
+    e1000epp_txd_data(desc[1], g, 42, TXD_CMD_IFCS,
+                      TXD_POPTS_IXSM | TXD_POPTS_TXSM);
+    e1000epp_txd_data(desc[2], g + 42, len - 42,
+                      TXD_CMD_EOP | TXD_CMD_IFCS | TXD_CMD_RS,
+                      TXD_POPTS_IXSM | TXD_POPTS_TXSM);
+    push_all(d, desc, 3);
+
+    /* Then: the IP checksum covers the options, UDP the whole datagram */
+    txq_expect_frame(d, want, len, "IPv4 with options + UDP");
+    txq_expect_wire_idle(d);
+    e1000epp_stop(d);
+}
+
+void tx_data_without_context_sent_as_is(const char *model)
+{
+    E1000epp *d = e1000epp_start(model, NULL);
+    uint8_t f[400], want[400], desc[3][EPP_DESC_LEN];
+    size_t len;
+    uint64_t g;
+
+    /* Given: a device fresh from reset (no context loaded yet) */
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    len = udp_frame(f, want, 5, 300, 0x99);
+    g = put_guest(d, f, len);
+
+    /* When: a data descriptor without POPTS */
+    e1000epp_txd_data(desc[0], g, len,
+                      TXD_CMD_EOP | TXD_CMD_IFCS | TXD_CMD_RS, 0);
+    push_all(d, desc, 1);
+
+    /* Then: the bytes go out as they are in memory */
+    txq_expect_frame(d, f, len, "data descriptor, no context");
+
+    /*
+     * When: a context is loaded, but the next data descriptors carry no
+     * POPTS; Then: still no checksum is touched.
+     */
+    txq_txd_context(desc[0], 14, 24, 33, 34, 40, 0, 0, TXD_CTX_TUCMD_IP,
+                    0, 0);
+    e1000epp_txd_data(desc[1], g, 100, TXD_CMD_IFCS, 0);
+    e1000epp_txd_data(desc[2], g + 100, len - 100,
+                      TXD_CMD_EOP | TXD_CMD_IFCS | TXD_CMD_RS, 0);
+    push_all(d, desc, 3);
+    txq_expect_frame(d, f, len, "context loaded, POPTS clear");
+    txq_expect_wire_idle(d);
+    e1000epp_stop(d);
+}
+
+/* ---------------------------------------------------------------- */
+/* VLAN insertion and padding                                       */
+/* ---------------------------------------------------------------- */
+
+/* want = f with a 4-byte tag (tpid, tci) after the two addresses */
+static void tagged(uint8_t *want, const uint8_t *f, size_t len,
+                   uint16_t tpid, uint16_t tci)
+{
+    memcpy(want, f, 12);
+    stw_be_p(want + 12, tpid);
+    stw_be_p(want + 14, tci);
+    memcpy(want + 16, f + 12, len - 12);
+}
+
+void tx_vlan_insertion_vle_vme_vet(const char *model)
+{
+    E1000epp *d = e1000epp_start(model, NULL);
+    enum { LEN = 100 };
+    uint8_t f[LEN], want[LEN + 4], desc[2][EPP_DESC_LEN];
+    uint32_t cmd = TXD_CMD_EOP | TXD_CMD_IFCS | TXD_CMD_RS | TXD_CMD_VLE;
+    uint64_t g;
+
+    /* Given: a device up, VET at its reset value 0x8100 (§10.2.2.9) */
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    if (txq_is_stock(model)) {
+        /* stock e1000e: VET resets to 0; the driver never writes it */
+        EPP_EXPECT_REG(d, VET, 0xffff, 0);
+        e1000epp_wr(d, VET, 0x8100);
+    }
+    EPP_EXPECT_REG(d, VET, 0xffff, 0x8100);
+    txq_eth_header(f, 0x88b5);
+    txq_fill(f + 14, LEN - 14, 0x21);
+    g = put_guest(d, f, LEN);
+
+    /* When: CTRL.VME is clear and a legacy descriptor asks for VLE */
+    e1000epp_txd_legacy(desc[0], g, LEN, cmd);
+    stl_le_p(desc[0] + 12, 0x2123u << TXD_VLAN_SHIFT);
+    push_all(d, desc, 1);
+    /* Then: no tag: §7.2.10.1, VLE is honoured only with CTRL.VME */
+    txq_expect_frame(d, f, LEN, "VLE without CTRL.VME");
+
+    /* When: CTRL.VME is set; Then: tag 0x8100 / 0x2123 after the MACs */
+    e1000epp_wr(d, CTRL, e1000epp_rd(d, CTRL) | CTRL_VME);
+    push_all(d, desc, 1);
+    tagged(want, f, LEN, 0x8100, 0x2123);
+    txq_expect_frame(d, want, LEN + 4, "legacy VLE, VET 0x8100");
+
+    /* When: VET is 0x88a8 and a data descriptor carries VLE */
+    e1000epp_wr(d, VET, 0x88a8);
+    e1000epp_txd_data(desc[1], g, LEN, cmd, 0);
+    stl_le_p(desc[1] + 12, 0xe00fu << TXD_VLAN_SHIFT);
+    push_all(d, desc + 1, 1);
+    /* Then: the tag uses VET as its type and the descriptor's TCI */
+    tagged(want, f, LEN, 0x88a8, 0xe00f);
+    txq_expect_frame(d, want, LEN + 4, "data VLE, VET 0x88a8");
+
+    /* When: VLE is clear; Then: no tag even with CTRL.VME */
+    e1000epp_txd_legacy(desc[0], g, LEN, cmd & ~TXD_CMD_VLE);
+    stl_le_p(desc[0] + 12, 0x2123u << TXD_VLAN_SHIFT);
+    push_all(d, desc, 1);
+    txq_expect_frame(d, f, LEN, "VLE clear, CTRL.VME set");
+    txq_expect_wire_idle(d);
+    e1000epp_stop(d);
+}
+
+void tx_psp_pads_short_frames(const char *model)
+{
+    E1000epp *d = e1000epp_start(model, NULL);
+    enum { LEN = 42 };
+    uint8_t f[LEN], want[60], desc[1][EPP_DESC_LEN];
+    uint32_t tctl;
+    uint64_t g;
+
+    /* Given: a device up with TCTL.PSP (bring-up sets it); a 42-byte ARP */
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    tctl = e1000epp_rd(d, TCTL);
+    g_assert_cmphex(tctl & TCTL_PSP, ==, TCTL_PSP);
+    txq_eth_header(f, 0x0806);
+    txq_fill(f + 14, LEN - 14, 0x44);
+    g = put_guest(d, f, LEN);
+
+    /* When: it is sent */
+    e1000epp_txd_legacy(desc[0], g, LEN,
+                        TXD_CMD_EOP | TXD_CMD_IFCS | TXD_CMD_RS);
+    push_all(d, desc, 1);
+    if (txq_stock_differs(model, "TCTL.PSP is ignored: a 42-byte frame "
+                          "goes out unpadded")) {
+        e1000epp_stop(d);
+        return;
+    }
+
+    /* Then: padded with zeros to 60 bytes (64 with the FCS) */
+    memset(want, 0, sizeof(want));
+    memcpy(want, f, LEN);
+    txq_expect_frame(d, want, 60, "42 bytes with PSP");
+
+    /* When: PSP is clear; Then: the frame goes out at its own length */
+    e1000epp_wr(d, TCTL, tctl & ~TCTL_PSP);
+    push_all(d, desc, 1);
+    txq_expect_frame(d, f, LEN, "42 bytes without PSP");
+    txq_expect_wire_idle(d);
+    e1000epp_stop(d);
+}
+
+/* ---------------------------------------------------------------- */
+/* Ring rules                                                       */
+/* ---------------------------------------------------------------- */
+
+void tx_packet_across_two_tdt_writes(const char *model)
+{
+    E1000epp *d = e1000epp_start(model, NULL);
+    enum { LEN = 1000 };
+    uint8_t f[LEN], desc[2][EPP_DESC_LEN], wb[EPP_DESC_LEN];
+    uint64_t g;
+
+    /* Given: a device up, one frame in guest memory */
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    txq_eth_header(f, 0x88b5);
+    txq_fill(f + 14, LEN - 14, 0x66);
+    g = put_guest(d, f, LEN);
+
+    /* When: its first descriptor (no EOP) is handed over alone */
+    e1000epp_txd_legacy(desc[0], g, 300, TXD_CMD_IFCS);
+    e1000epp_tx_push(d, desc[0]);
+    e1000epp_step(d, EPP_NS_PER_MS);
+
+    /* Then: nothing is sent; the device took the descriptor (TDH 1) */
+    txq_expect_wire_idle(d);
+    EPP_EXPECT_REG(d, TDH0, 0xffff, 1);
+
+    /* When: the rest follows with a second TDT write */
+    e1000epp_txd_legacy(desc[1], g + 300, LEN - 300,
+                        TXD_CMD_EOP | TXD_CMD_IFCS | TXD_CMD_RS);
+    e1000epp_tx_push(d, desc[1]);
+    e1000epp_tx_wait_done(d);
+    if (txq_stock_differs(model, "the bytes of the descriptor handed "
+                          "over by the first TDT write are lost (700 of "
+                          "1000 bytes sent)")) {
+        e1000epp_stop(d);
+        return;
+    }
+
+    /* Then: one frame with all bytes in order; DD on the RS one only */
+    txq_expect_frame(d, f, LEN, "frame over two TDT writes");
+    txq_expect_wire_idle(d);
+    e1000epp_tx_desc(d, 0, wb);
+    g_assert_cmphex(wb[12] & TXD_STA_DD, ==, 0);
+    e1000epp_tx_desc(d, 1, wb);
+    g_assert_cmphex(wb[12] & TXD_STA_DD, ==, TXD_STA_DD);
+    e1000epp_stop(d);
+}
+
+void tx_dd_only_where_rs(const char *model)
+{
+    E1000epp *d = e1000epp_start(model, NULL);
+    enum { N = 8, LEN = 80 };
+    uint8_t f[N][LEN], desc[N + 2][EPP_DESC_LEN], wb[EPP_DESC_LEN];
+    uint64_t g[N];
+    int i;
+
+    /* Given: a device up, eight frames */
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    for (i = 0; i < N; i++) {
+        txq_eth_header(f[i], 0x88b5);
+        txq_fill(f[i] + 14, LEN - 14, i * 17);
+        g[i] = put_guest(d, f[i], LEN);
+    }
+
+    /*
+     * When: eight single-descriptor packets, RS on the odd ones; then a
+     * context descriptor with RS (TUCMD.RS, §7.2.10.2) and a data
+     * descriptor without.
+     */
+    for (i = 0; i < N; i++) {
+        e1000epp_txd_legacy(desc[i], g[i], LEN, TXD_CMD_EOP | TXD_CMD_IFCS |
+                            (i & 1 ? TXD_CMD_RS : 0));
+    }
+    txq_txd_context(desc[N], 14, 24, 33, 34, 40, 0, 0, TXD_CMD_RS, 0, 0);
+    e1000epp_txd_data(desc[N + 1], g[0], LEN, TXD_CMD_EOP | TXD_CMD_IFCS,
+                      0);
+    push_all(d, desc, N + 2);
+
+    /* Then: every frame on the wire, in order */
+    for (i = 0; i < N; i++) {
+        txq_expect_frame(d, f[i], LEN, "RS/DD frame");
+    }
+    txq_expect_frame(d, f[0], LEN, "data after context");
+    txq_expect_wire_idle(d);
+
+    /*
+     * Then: DD exactly where RS was set; every other byte of every
+     * descriptor is as the driver wrote it (§7.2.3: only STA changes).
+     */
+    for (i = 0; i < N + 2; i++) {
+        bool rs = (i < N && (i & 1)) || i == N;
+
+        e1000epp_tx_desc(d, i, wb);
+        g_assert_cmpmem(wb, 12, desc[i], 12);
+        g_assert_cmphex(wb[12], ==, desc[i][12] | (rs ? TXD_STA_DD : 0));
+        g_assert_cmpmem(wb + 13, 3, desc[i] + 13, 3);
+    }
+    e1000epp_stop(d);
+}
+
+void tx_ring_wrap(const char *model)
+{
+    E1000epp *d = e1000epp_start(model, NULL);
+    enum { FIRST = 50, SECOND = 30, LEN = 64 };
+    uint8_t f[FIRST + SECOND][LEN], desc[EPP_DESC_LEN], wb[EPP_DESC_LEN];
+    uint64_t g = 0;
+    int i;
+
+    /* Given: a device up, a 64-descriptor ring */
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    EPP_EXPECT_REG(d, TDLEN0, 0xffffffff, EPP_RING_COUNT * EPP_DESC_LEN);
+    for (i = 0; i < FIRST + SECOND; i++) {
+        txq_eth_header(f[i], 0x88b5);
+        stw_be_p(f[i] + 14, i);
+        txq_fill(f[i] + 16, LEN - 16, i);
+    }
+
+    /* When: 50 frames, then 30 more that cross the end of the ring */
+    for (i = 0; i < FIRST + SECOND; i++) {
+        g = put_guest(d, f[i], LEN);
+        e1000epp_txd_legacy(desc, g, LEN,
+                            TXD_CMD_EOP | TXD_CMD_IFCS | TXD_CMD_RS);
+        e1000epp_tx_write(d, desc);
+        if (i == FIRST - 1 || i == FIRST + SECOND - 1) {
+            e1000epp_tx_kick(d);
+            e1000epp_tx_wait_done(d);
+        }
+    }
+
+    /* Then: 80 frames in order; TDH wrapped to 80 - 64 = 16 */
+    for (i = 0; i < FIRST + SECOND; i++) {
+        g_autofree char *what = g_strdup_printf("frame %d", i);
+
+        txq_expect_frame(d, f[i], LEN, what);
+    }
+    txq_expect_wire_idle(d);
+    EPP_EXPECT_REG(d, TDH0, 0xffff, (FIRST + SECOND) % EPP_RING_COUNT);
+    for (i = 0; i < EPP_RING_COUNT; i++) {
+        e1000epp_tx_desc(d, i, wb);
+        g_assert_cmphex(wb[12] & TXD_STA_DD, ==, TXD_STA_DD);
+    }
+    e1000epp_stop(d);
+}
+
+void tx_tdt_outside_ring_ignored(const char *model)
+{
+    E1000epp *d = e1000epp_start(model, NULL);
+    enum { LEN = 70 };
+    uint8_t f[2][LEN], desc[EPP_DESC_LEN];
+    int i;
+
+    /* Given: a device up, two frames queued in descriptors 0 and 1 */
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    for (i = 0; i < 2; i++) {
+        txq_eth_header(f[i], 0x88b5);
+        txq_fill(f[i] + 14, LEN - 14, 0x80 + i);
+        e1000epp_txd_legacy(desc, put_guest(d, f[i], LEN), LEN,
+                            TXD_CMD_EOP | TXD_CMD_IFCS | TXD_CMD_RS);
+        e1000epp_tx_write(d, desc);
+    }
+
+    /*
+     * When: TDT is written beyond the ring (64 entries): 64, 100, 0xffff.
+     * A guest error: the device must neither send nor walk off the ring
+     * nor hang.
+     */
+    e1000epp_wr(d, TDT0, EPP_RING_COUNT);
+    e1000epp_step(d, EPP_NS_PER_MS);
+    e1000epp_wr(d, TDT0, 100);
+    e1000epp_step(d, EPP_NS_PER_MS);
+    e1000epp_wr(d, TDT0, 0xffff);
+    e1000epp_step(d, EPP_NS_PER_MS);
+
+    /* Then: nothing sent, TDH still 0 */
+    txq_expect_wire_idle(d);
+    EPP_EXPECT_REG(d, TDH0, 0xffff, 0);
+
+    /* When: a valid TDT follows; Then: the device resumes normally */
+    e1000epp_tx_kick(d);
+    e1000epp_tx_wait_done(d);
+    txq_expect_frame(d, f[0], LEN, "first frame after recovery");
+    txq_expect_frame(d, f[1], LEN, "second frame after recovery");
+    txq_expect_wire_idle(d);
+    e1000epp_stop(d);
+}
