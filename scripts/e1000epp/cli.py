@@ -92,6 +92,24 @@ def build_parser():
                    help="do not run setup first")
     r.add_argument("--jobs", "-j", type=_jobs, metavar="N",
                    help="parallel build jobs for the setup")
+
+    from . import rxbench, txbench
+    b = sub.add_parser("bench", help="Rx and Tx benchmarks: e1000e-pp "
+                       "against stock e1000e in the same run, and the "
+                       "core against a memcpy + CRC floor (numbers only)")
+    b.add_argument("--only", choices=["rx", "tx"],
+                   help="run just the receive or the transmit benchmark")
+    b.add_argument("--no-setup", action="store_true",
+                   help="do not run setup first")
+    rxbench.add_bench_arguments(b)
+    txbench.add_bench_arguments(b)
+
+    rp = sub.add_parser("report", help="page-pool receive design: pieces "
+                        "per frame, truesize and payload density per MTU "
+                        "breakpoint, measured on the model")
+    rp.add_argument("--no-setup", action="store_true",
+                    help="do not run setup first")
+    rxbench.add_report_arguments(rp)
     return p
 
 
@@ -122,6 +140,20 @@ def dispatch(argv):
         if not args.no_setup:
             setup.run_setup(args.jobs)
         return testrun.run_matrix(args.device, args.report, args.k), debug
+    from . import rxbench, txbench
+    if args.command == "bench":
+        if not args.no_setup:
+            setup.run_setup(skip_guest=True)
+        rc = 0
+        if args.only != "tx":
+            rc = rxbench.bench(args) or rc
+        if args.only != "rx":
+            rc = txbench.bench(args) or rc
+        return rc, debug
+    if args.command == "report":
+        if not args.no_setup:
+            setup.run_setup(skip_guest=True)
+        return rxbench.report(args), debug
     raise AssertionError(args.command)
 
 
