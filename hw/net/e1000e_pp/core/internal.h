@@ -180,6 +180,10 @@ void e1000e_pp_timadj_write(E1000EPPCore *c, uint32_t off, uint32_t val);
 uint32_t e1000e_pp_stamp_read(E1000EPPCore *c, uint32_t off);
 void e1000e_pp_timesync_reset(E1000EPPCore *c);
 
+/* crc32_clmul.c (x86-64) or crc32_clmul_stub.c: the CRC's fast path */
+bool e1000e_pp_crc32_clmul_usable(void);
+uint32_t e1000e_pp_crc32_clmul(uint32_t crc, const uint8_t *p, size_t len);
+
 /* Byte-order helpers for descriptors and headers */
 static inline uint16_t get_be16(const uint8_t *p)
 {

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * CRC-32 by carry-less multiplication, for x86-64 hosts (the build
+ * compiles crc32_clmul_stub.c instead elsewhere). net.c uses it for the
+ * bulk of long frames when the CPU has PCLMULQDQ.
+ */
+#include <immintrin.h>
+
+#include "internal.h"
+
+/*
+ * Carry-less multiplication folding (Gopal et al., "Fast CRC Computation
+ * for Generic Polynomials Using PCLMULQDQ", Intel 2009), for the
+ * reflected 802.3 polynomial: four 128-bit lanes fold 64 bytes per step
+ * by x^(512+-64) mod P, then one lane, then a Barrett reduction to 32
+ * bits. The constants are x^k mod P for the fold distances, mu, and P.
+ * len is a multiple of 16 and at least 64. About 0.1 cycle per byte of
+ * work instead of 1 for the table: a 9 KB FCS costs ~0.4 us, not 3.7.
+ */
+#define FOLD_4X128_LO   0x154442bd4ull  /* x^(4*128+32) mod P, reflected */
+#define FOLD_4X128_HI   0x1c6e41596ull  /* x^(4*128-32) mod P */
+#define FOLD_128_LO     0x1751997d0ull  /* x^(128+32) mod P */
+#define FOLD_128_HI     0x0ccaa009eull  /* x^(128-32) mod P */
+#define FOLD_64         0x163cd6124ull  /* x^64 mod P */
+#define BARRETT_P       0x1db710641ull  /* P, reflected, with x^32 */
+#define BARRETT_MU      0x1f7011641ull  /* floor(x^64 / P), reflected */
+
+__attribute__((target("pclmul,sse2")))
+uint32_t e1000e_pp_crc32_clmul(uint32_t crc, const uint8_t *p, size_t len)
+{
+    const __m128i k4 = _mm_set_epi64x(FOLD_4X128_HI, FOLD_4X128_LO);
+    const __m128i k1 = _mm_set_epi64x(FOLD_128_HI, FOLD_128_LO);
+    const __m128i mask32 = _mm_set_epi32(0, 0, 0, -1);
+    __m128i x[4], t, k;
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        x[i] = _mm_loadu_si128((const __m128i *)(p + 16 * i));
+    }
+    x[0] = _mm_xor_si128(x[0], _mm_cvtsi32_si128((int)crc));
+    p += 64;
+    len -= 64;
+    while (len >= 64) {
+        for (i = 0; i < 4; i++) {
+            t = _mm_clmulepi64_si128(x[i], k4, 0x00);
+            x[i] = _mm_clmulepi64_si128(x[i], k4, 0x11);
+            x[i] = _mm_xor_si128(_mm_xor_si128(x[i], t),
+                                 _mm_loadu_si128((const __m128i *)
+                                                 (p + 16 * i)));
+        }
+        p += 64;
+        len -= 64;
+    }
+    for (i = 1; i < 4; i++) {
+        t = _mm_clmulepi64_si128(x[0], k1, 0x00);
+        x[0] = _mm_clmulepi64_si128(x[0], k1, 0x11);
+        x[0] = _mm_xor_si128(_mm_xor_si128(x[0], t), x[i]);
+    }
+    while (len >= 16) {
+        t = _mm_clmulepi64_si128(x[0], k1, 0x00);
+        x[0] = _mm_clmulepi64_si128(x[0], k1, 0x11);
+        x[0] = _mm_xor_si128(_mm_xor_si128(x[0], t),
+                             _mm_loadu_si128((const __m128i *)p));
+        p += 16;
+        len -= 16;
+    }
+    /* 128 -> 64 bits (appending 32 zero bits), then 64 -> 32. */
+    t = _mm_clmulepi64_si128(k1, x[0], 0x01);
+    x[0] = _mm_xor_si128(_mm_srli_si128(x[0], 8), t);
+    t = _mm_srli_si128(x[0], 4);
+    k = _mm_set_epi64x(0, FOLD_64);
+    x[0] = _mm_clmulepi64_si128(_mm_and_si128(x[0], mask32), k, 0x00);
+    x[0] = _mm_xor_si128(x[0], t);
+    /* Barrett: q = (low32 * mu) mod x^32, remainder = x ^ q * P. */
+    k = _mm_set_epi64x(BARRETT_MU, BARRETT_P);
+    t = x[0];
+    x[0] = _mm_clmulepi64_si128(_mm_and_si128(x[0], mask32), k, 0x10);
+    x[0] = _mm_clmulepi64_si128(_mm_and_si128(x[0], mask32), k, 0x00);
+    x[0] = _mm_xor_si128(x[0], t);
+    return (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(x[0], 4));
+}
+
+static int clmul_usable = -1;
+
+bool e1000e_pp_crc32_clmul_usable(void)
+{
+    if (clmul_usable < 0) {
+        __builtin_cpu_init();
+        clmul_usable = __builtin_cpu_supports("pclmul");
+    }
+    return clmul_usable;
+}
