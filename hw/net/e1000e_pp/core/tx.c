@@ -32,8 +32,9 @@
 #define ETH_FCS_LEN     4
 /* Bytes kept free before the frame so a VLAN tag can be inserted. */
 #define TX_HEADROOM     4
-/* Descriptors handled per register write or timer slice. */
+/* Work per register write or timer slice: descriptors, and data bytes. */
 #define TX_BUDGET       256
+#define TX_BYTE_BUDGET  (1024 * 1024)
 /* §7.2.x: without TSO the 82574 sends at most a 16 KB packet. */
 #define TX_MAX_PLAIN    16384
 
@@ -181,38 +182,47 @@ static void tx_emit_segment(E1000EPPCore *c, uint32_t pay, bool last)
 }
 
 /*
- * Feed data bytes of a TSO packet. A full segment goes out when more
- * data follows it; the last one waits for EOP, so a PAYLEN that does
- * not match the data can neither stall nor overrun the segment buffer.
+ * DMA the data of a TSO packet straight to where it belongs: the header
+ * (HDRLEN bytes) into the saved copy, payload behind the header in the
+ * segment buffer. A full segment goes out when more data follows it; the
+ * last one waits for EOP, so a PAYLEN that does not match the data can
+ * neither stall nor overrun the segment buffer.
  */
-static void tx_tso_data(E1000EPPCore *c, const uint8_t *data, size_t n)
+static bool tx_tso_gather(E1000EPPCore *c, uint64_t addr, size_t n)
 {
     E1000EPPTxPacket *p = &c->txpkt;
     E1000EPPTxContext *x = &c->txctx;
 
     while (n) {
+        uint8_t *dst;
         size_t take;
 
         if (p->len < x->hdrlen) {
-            take = x->hdrlen - p->len < n ? x->hdrlen - p->len : n;
-            memcpy(p->header + p->len, data, take);
-            if (p->len + take == x->hdrlen && x->tucss + 8u <= x->hdrlen) {
-                p->ip_id = get_be16(p->header + x->ipcss + 4);
-                p->tcp_seq = get_be32(p->header + x->tucss + 4);
-            }
+            take = x->hdrlen - p->len;
+            dst = p->header + p->len;
         } else {
             if (p->len == (size_t)x->hdrlen + x->mss) {
                 tx_emit_segment(c, x->mss, false);
                 p->len = x->hdrlen;
             }
             take = (size_t)x->hdrlen + x->mss - p->len;
-            take = take < n ? take : n;
-            memcpy(tx_frame(c) + p->len, data, take);
+            dst = tx_frame(c) + p->len;
+        }
+        take = take < n ? take : n;
+        if (!e1000e_pp_dma_read(c, addr, dst, take)) {
+            c->tx_halted = true;
+            return false;
+        }
+        if (p->len < x->hdrlen && p->len + take == x->hdrlen &&
+            x->tucss + 8u <= x->hdrlen) {
+            p->ip_id = get_be16(p->header + x->ipcss + 4);
+            p->tcp_seq = get_be32(p->header + x->tucss + 4);
         }
         p->len += take;
-        data += take;
+        addr += take;
         n -= take;
     }
+    return true;
 }
 
 static void tx_packet_done(E1000EPPCore *c)
@@ -229,18 +239,7 @@ static bool tx_gather(E1000EPPCore *c, uint64_t addr, size_t len)
         return true;
     }
     if (p->tse) {
-        uint8_t chunk[2048];
-        while (len) {
-            size_t n = len < sizeof(chunk) ? len : sizeof(chunk);
-            if (!e1000e_pp_dma_read(c, addr, chunk, n)) {
-                c->tx_halted = true;
-                return false;
-            }
-            tx_tso_data(c, chunk, n);
-            addr += n;
-            len -= n;
-        }
-        return true;
+        return tx_tso_gather(c, addr, len);
     }
     if (p->len + len > TX_MAX_PLAIN || p->len + len > TX_ROOM) {
         e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, TDT,
@@ -259,7 +258,9 @@ static bool tso_context_valid(E1000EPPCore *c)
 {
     E1000EPPTxContext *x = &c->txctx;
 
-    if (!x->mss || !x->hdrlen || x->tucss >= x->hdrlen ||
+    /* §7.3.x: MSS must exceed 16 and the header fit its 240-byte buffer. */
+    if (x->mss <= 16 || !x->hdrlen || x->hdrlen > 240 ||
+        x->tucss >= x->hdrlen ||
         x->ipcss >= x->hdrlen ||
         (size_t)x->hdrlen + x->mss > TX_ROOM) {
         e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, TDT,
@@ -415,6 +416,7 @@ void e1000e_pp_tx_run(E1000EPPCore *c)
     uint64_t base = (uint64_t)REG(c, TDBAH) << 32 | (REG(c, TDBAL) & ~0xfu);
     bool wrote_back = false, ide_all = true;
     unsigned budget;
+    size_t bytes = 0;
 
     if (!(REG(c, TCTL) & TCTL_EN) || !c->bus_master || c->tx_halted ||
         !(e1000e_pp_link_up(c) || e1000e_pp_loopback(c))) {
@@ -434,7 +436,7 @@ void e1000e_pp_tx_run(E1000EPPCore *c)
         uint8_t d[16];
         bool ide = false, wb;
 
-        if (budget == TX_BUDGET) {
+        if (budget == TX_BUDGET || bytes >= TX_BYTE_BUDGET) {
             /* Leave the rest to a timer so one write stays bounded. */
             e1000e_pp_arm(c, E1000E_PP_TIMER_TX_KICK, 0);
             break;
@@ -446,6 +448,8 @@ void e1000e_pp_tx_run(E1000EPPCore *c)
             c->tx_halted = true;
             return;
         }
+        /* At most 1 MB per descriptor (the 20-bit length field). */
+        bytes += get_le32(d + 8) & 0xfffff;
         wb = tx_descriptor(c, d, &ide);
         if (c->tx_halted) {
             /* The data did not arrive: no DD, the head stays (§ DMA). */
