@@ -40,8 +40,8 @@ def add_report_arguments(parser):
 
 
 def add_bench_arguments(parser):
-    parser.add_argument("--frames", type=int, default=20000,
-                        help="frames per qtest case (default 20000)")
+    parser.add_argument("--frames", type=int, default=100000,
+                        help="frames per qtest case (default 100000)")
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs per qtest case, median shown (default 3)")
     parser.add_argument("--crc", default="both",
@@ -123,14 +123,14 @@ def _qtest_bench(args):
         BENCH_BIN, "run: ninja -C build/qemu " + BENCH_TARGET)
     if err:
         return err, []
-    frames = getattr(args, "frames", 20000)
+    frames = getattr(args, "frames", 100000)
     repeat = getattr(args, "repeat", 3)
     if frames <= 0 or not 1 <= repeat <= 99:
         return _fail("--frames must be positive and --repeat 1..99"), []
     argv = [BENCH_BIN, "--frames", str(frames), "--repeat", str(repeat),
             "--crc", getattr(args, "crc", "both")]
     print("bench: qtest receive, e1000e-pp and stock e1000e in one run "
-          "(about 10 s) ...", flush=True)
+          "(about 30 s) ...", flush=True)
     rc, lines = _stream(argv, env=_env())
     if rc:
         return _fail("e1000e-pp-bench exited with %d" % rc), []
