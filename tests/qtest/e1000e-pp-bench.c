@@ -6,9 +6,10 @@
  * each frame size (64, 1514, 9018 bytes without FCS), frames are injected
  * on the netdev socket in batches while a lean driver posts a batch of
  * extended descriptors with RXCSUM.PCSD (as Linux configures an 82574),
- * moves RDT and polls the DD bit of the batch's last descriptor.  Frames per second are wall-clock time over the whole run
- * of each case, QEMU start-up excluded; each case runs --repeat times
- * (a fresh QEMU each time) and the median is printed.
+ * moves RDT and polls the DD bit of the batch's last descriptor. Frames
+ * per second are wall-clock time over the whole run of each case, QEMU
+ * start-up excluded; each case runs --repeat times (a fresh QEMU each
+ * time) and the median is printed.
  *
  *   e1000e-pp-bench [--frames N] [--repeat R] [--crc stripped|kept|both]
  *                   [MODEL...]
