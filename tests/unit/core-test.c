@@ -465,6 +465,114 @@ static void test_rx_xoff_when_buffer_passes_fcrth(void)
     fake_free(f);
 }
 
+static void test_rx_address_filters(void)
+{
+    Fake *f = up_device();
+    E1000EPPRxCounters *st = &f->core.rxstat;
+    uint8_t frame[60];
+    uint64_t before;
+
+    rx_ring(f, 16, 1u << 26, 1);                    /* SECRC, BAM */
+    make_frame(frame, sizeof(frame), 1);
+
+    /* Unicast to another station: filtered (no UPE). */
+    frame[5] = 0x57;
+    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    CHECK_EQ(st->filtered, 1);
+    /* RAL1/RAH1 with AV set accept it; without AV they do not. */
+    wr(f, 0x05408, 0x12005452);
+    wr(f, 0x0540c, 0x00005734);
+    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    CHECK_EQ(st->filtered, 2);
+    wr(f, 0x0540c, 0x80005734);
+    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    CHECK_EQ(st->delivered, 1);
+    /* UPE takes any unicast. */
+    frame[5] = 0x99;
+    wr(f, 0x00100, rd(f, 0x00100) | 1u << 3);
+    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    CHECK_EQ(st->delivered, 2);
+    wr(f, 0x00100, rd(f, 0x00100) & ~(1u << 3));
+
+    /*
+     * Multicast 01:00:5e:00:00:fb with RCTL.MO = 00: the hash is
+     * (da[4] >> 4) | (da[5] << 4) = 0xfb0, so MTA[0x7d] bit 16.
+     */
+    memcpy(frame, "\x01\x00\x5e\x00\x00\xfb", 6);
+    before = st->filtered;
+    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    CHECK_EQ(st->filtered, before + 1);
+    wr(f, 0x05200 + 0x7d * 4, 1u << 16);
+    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    CHECK_EQ(st->delivered, 3);
+    CHECK_EQ(rd(f, 0x0407c), 1);                    /* MPRC */
+
+    /* Broadcast needs BAM (or MPE/UPE). */
+    memset(frame, 0xff, 6);
+    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    CHECK_EQ(st->delivered, 4);
+    CHECK_EQ(rd(f, 0x04078), 1);                    /* BPRC */
+    wr(f, 0x00100, rd(f, 0x00100) & ~(1u << 15));
+    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    CHECK_EQ(st->delivered, 4);
+    CHECK_EQ(st->offered, st->delivered + st->filtered);
+    fake_free(f);
+}
+
+static void test_rx_vlan_filter_and_strip(void)
+{
+    Fake *f = up_device();
+    E1000EPPRxCounters *st = &f->core.rxstat;
+    uint8_t frame[64];
+    uint8_t *d = f->mem + RX_RING;
+
+    rx_ring(f, 16, 1u << 26 | 1u << 18, 1);         /* SECRC, VFE */
+    make_frame(frame, sizeof(frame), 1);
+    frame[12] = 0x81;                               /* VET 0x8100 */
+    frame[13] = 0x00;
+    frame[14] = 0x20;                               /* PCP 1, VID 5 */
+    frame[15] = 0x05;
+    frame[16] = 0x88;
+    frame[17] = 0xb5;
+    /* VID 5 not in VFTA: filtered. */
+    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    CHECK_EQ(st->filtered, 1);
+    wr(f, 0x05600, 1u << 5);                        /* VFTA[0] bit 5 */
+    /* Without CTRL.VME the tag stays in the frame. */
+    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    CHECK_EQ(le16(d + 12), 64);
+    CHECK_EQ(le32(d + 8) & 0x8, 0);                 /* no VP */
+    CHECK(memcmp(f->mem + RX_BUF(0), frame, sizeof(frame)) == 0);
+    /* With CTRL.VME it goes to the descriptor, VP set. */
+    wr(f, 0x00000, rd(f, 0x00000) | 1u << 30);
+    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    CHECK_EQ(le16(d + 16 + 12), 60);
+    CHECK_EQ(le32(d + 16 + 8) & 0x8, 0x8);
+    CHECK_EQ(le16(d + 16 + 14), 0x2005);
+    CHECK(memcmp(f->mem + RX_BUF(1), frame, 12) == 0);
+    CHECK(memcmp(f->mem + RX_BUF(1) + 12, frame + 16, 48) == 0);
+    fake_free(f);
+}
+
+static void test_rx_rxdmt0_at_rdmts_threshold(void)
+{
+    Fake *f = up_device();
+    uint8_t frame[60];
+    int i;
+
+    /* 16 descriptors, 15 posted, RDMTS = 01: RXDMT0 at 16/4 = 4 free. */
+    rx_ring(f, 16, 1u << 26 | 1u << 8, 1);
+    make_frame(frame, sizeof(frame), 1);
+    rd(f, 0x000c0);
+    for (i = 0; i < 10; i++) {
+        e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    }
+    CHECK_EQ(rd(f, 0x000c0) & 0x10, 0);             /* 5 free */
+    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    CHECK_EQ(rd(f, 0x000c0) & 0x10, 0x10);          /* 4 free */
+    fake_free(f);
+}
+
 static void test_rx_oversize_without_lpe_counts_roc(void)
 {
     Fake *f = up_device();
@@ -781,6 +889,9 @@ static const struct {
     T(test_rx_secrc_strips_fcs),
     T(test_rx_waits_in_packet_buffer_when_ring_is_empty),
     T(test_rx_packet_buffer_overflow_counts_mpc_and_rxo),
+    T(test_rx_address_filters),
+    T(test_rx_vlan_filter_and_strip),
+    T(test_rx_rxdmt0_at_rdmts_threshold),
     T(test_rx_wthresh_holds_writeback_until_rdtr_expires),
     T(test_rx_xoff_when_buffer_passes_fcrth),
     T(test_phy_loopback_returns_tx_frames_to_rx_only),
