@@ -22,6 +22,10 @@
  *   UDP <ip> <port> <count> <len> <timeout_ms>
  *                                   UDP echo through the peer;
  *                                   OK sent=<n> echoed=<n> bad=<n>
+ *   TCPTX <if> <ip> <port> <run> <bytes> <chunk> <timeout_s>
+ *                                   a TCP stream to the peer's sink, with
+ *                                   what the stack handed the driver
+ *                                   (tcptx.c)
  *   QUIT                            OK, then the agent exits
  *
  * Frames of an Rx session are drained whenever the agent is idle, into a
@@ -46,7 +50,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "proto.h"
+#include "agent.h"
 
 #define AGENT_LINE_MAX      4096
 #define AGENT_SH_TIMEOUT    60
@@ -57,7 +61,7 @@ static int serial_fd = -1;
 static int rx_fd = -1;
 static struct pp_rx_session rx_session;
 
-static int64_t now_ms(void)
+int64_t now_ms(void)
 {
     struct timespec ts;
 
@@ -81,7 +85,7 @@ static void write_all(int fd, const char *buf, size_t len)
     }
 }
 
-static void reply(const char *fmt, ...)
+void reply(const char *fmt, ...)
 {
     char line[AGENT_LINE_MAX + 8];
     va_list ap;
@@ -101,7 +105,7 @@ static void reply(const char *fmt, ...)
 }
 
 /* One data line; control characters other than tab become '?'. */
-static void reply_data(const char *text, size_t len)
+void reply_data(const char *text, size_t len)
 {
     char line[AGENT_LINE_MAX + 4];
     size_t i, n = 0;
@@ -140,7 +144,7 @@ static int split_words(char *s, char **argv, int max)
     return argc;
 }
 
-static int if_mac(const char *ifname, uint8_t *mac, int *ifindex)
+int if_mac(const char *ifname, uint8_t *mac, int *ifindex)
 {
     struct ifreq ifr;
     int fd = socket(AF_INET, SOCK_DGRAM, 0);
@@ -539,6 +543,8 @@ static bool handle_line(char *line)
         cmd_rxstat(true);
     } else if (strcmp(argv[0], "UDP") == 0) {
         cmd_udp(argc, argv);
+    } else if (strcmp(argv[0], "TCPTX") == 0) {
+        cmd_tcptx(argc, argv);
     } else if (strcmp(argv[0], "QUIT") == 0) {
         reply("OK bye");
         return false;

@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PP_PROTO_VERSION    1
+#define PP_PROTO_VERSION    2
 
 #define PP_ETHERTYPE        0x88b5
 #define PP_MAGIC            0x50504531u
@@ -107,6 +107,20 @@ static inline uint8_t pp_payload_byte(uint32_t run, uint32_t seq,
                                       uint32_t off)
 {
     return pp_mix(run * 0x9e3779b1u ^ pp_mix(seq) ^ (off * 0x85ebca6bu)) >> 11;
+}
+
+/*
+ * Byte at offset @off of the TCP test stream of run @run (the agent's
+ * TCPTX writes it, the peer's TCP sink checks it): pattern bytes of a
+ * sequence number no pattern frame uses, so a frame's payload and the
+ * stream never look alike.
+ */
+#define PP_STREAM_SEQ       0xffffffffu
+
+static inline uint8_t pp_stream_byte(uint32_t run, uint64_t off)
+{
+    return pp_payload_byte(run, PP_STREAM_SEQ ^ (uint32_t)(off >> 32),
+                           (uint32_t)off);
 }
 
 static inline uint32_t pp_frame_len(uint32_t seq, uint32_t min, uint32_t max)

@@ -91,11 +91,12 @@ def report_dir():
 def vm(request, device, guest_image, peer_bin, report_dir):
     """A booted guest with the agent answering; one per test module.
     The module's VM_APPEND string, if any, is added to the kernel command
-    line (e.g. "e1000epp.load=0")."""
+    line (e.g. "e1000epp.load=0"); VM_IPV6 = True boots with IPv6 (the
+    default guest has it disabled)."""
     name = request.module.__name__.split(".")[-1]
-    # A test module may set VM_APPEND (extra kernel command line options).
     vm = harness.Vm(device, report_dir / f"{name}-{device}",
-                    append=getattr(request.module, "VM_APPEND", ""))
+                    append=getattr(request.module, "VM_APPEND", ""),
+                    ipv6=getattr(request.module, "VM_IPV6", False))
     try:
         vm.start(peer_bin)
     except harness.HarnessError:

@@ -42,6 +42,9 @@ GUEST_MAC = "52:54:00:12:34:56"
 PEER_MAC = "02:00:00:00:00:01"
 GUEST_IP = "198.18.0.2"
 PEER_IP = "198.18.0.1"
+# IPv6 benchmarking range (RFC 5180), the counterpart of 198.18.0.0/15.
+GUEST_IP6 = "2001:2::2"
+PEER_IP6 = "2001:2::1"
 READY_MARKER = "E1000EPP-READY"
 PP_ETHERTYPE = 0x88B5
 PP_MAGIC = 0x50504531
@@ -80,8 +83,8 @@ def repo_paths():
 def peer_binary(p):
     """The peer from the native (meson) build if it is current, else one
     built here with gcc into build/functional/."""
-    sources = [REPO / "tools" / "peer" / "peer.c",
-               REPO / "guest" / "agent" / "proto.h"]
+    sources = sorted((REPO / "tools" / "peer").glob("*.[ch]")) + \
+        [REPO / "guest" / "agent" / "proto.h"]
     newest = max(s.stat().st_mtime for s in sources)
     native = p["NATIVE_DIR"] / "tools" / "peer" / "e1000epp-peer"
     if native.exists() and native.stat().st_mtime >= newest:
@@ -95,7 +98,8 @@ def peer_binary(p):
     out.parent.mkdir(parents=True, exist_ok=True)
     proc = subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror",
                            "-I", str(REPO / "guest" / "agent"), "-o",
-                           str(out), str(sources[0])],
+                           str(out)] +
+                          [str(s) for s in sources if s.suffix == ".c"],
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True)
     if proc.returncode != 0:
@@ -133,7 +137,7 @@ class Peer:
         self.final = None
         self.proc = subprocess.Popen(
             [str(binary), "--listen", self.sock_path, "--mac", PEER_MAC,
-             "--ip", PEER_IP, "--pcap", str(self.pcap)],
+             "--ip", PEER_IP, "--ip6", PEER_IP6, "--pcap", str(self.pcap)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
             text=True, bufsize=1)
         self.reader = threading.Thread(target=self._read, daemon=True)
@@ -366,7 +370,7 @@ class Agent:
 
 class Vm:
     def __init__(self, device, report_dir, append="", netdev_id="n0",
-                 mac=GUEST_MAC, extra_args=(), boot_timeout=120):
+                 mac=GUEST_MAC, extra_args=(), boot_timeout=120, ipv6=False):
         self.device = device
         self.report_dir = Path(report_dir)
         self.report_dir.mkdir(parents=True, exist_ok=True)
@@ -375,6 +379,7 @@ class Vm:
         self.append = append
         self.extra_args = list(extra_args)
         self.boot_timeout = boot_timeout
+        self.ipv6 = ipv6
         self.paths = repo_paths()
         self.sockdir = Path(tempfile.mkdtemp(prefix="e1000epp-"))
         self.console = self.report_dir / "console.log"
@@ -389,7 +394,8 @@ class Vm:
         # loop against the PIT; with the host's 2 cores oversubscribed
         # (measured: 6 busy loops) TCG misses it and the guest panics
         # "IO-APIC + timer doesn't work!" before userspace.
-        cmdline = ("console=ttyS0 panic=-1 ipv6.disable=1 no_timer_check " +
+        cmdline = ("console=ttyS0 panic=-1 no_timer_check " +
+                   ("" if self.ipv6 else "ipv6.disable=1 ") +
                    self.append).strip()
         return [str(p["QEMU_BIN"])] + p["firmware_args"] + [
             "-M", "q35", "-m", "512", "-nodefaults", "-display", "none",

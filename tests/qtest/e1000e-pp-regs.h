@@ -221,7 +221,7 @@
 /* Transmit offloads and moderation (txq: issue 4) */
 #define VET             0x00038     /* VLAN EtherType */
 #define EITR(n)         (0x000e8 + 4 * (n))  /* MSI-X vector n throttle */
-#define TSCTC           0x040fc     /* TCP Segmentation Context Tx Count */
+#define TSCTC           0x040f8     /* TCP Segmentation Context Tx Count */
 #define ICR_RXSEQ           0x00000008u  /* Rx sequence error */
 #define RDTR_FPD            0x80000000u  /* RDTR: flush partial block */
 #define TIDV_FPD            0x80000000u  /* TIDV: flush partial block */

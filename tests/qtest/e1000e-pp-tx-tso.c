@@ -254,6 +254,8 @@ static void run_tso(const char *model, const TsoCase *tc)
      * e1000e: one per TSO packet); DD on the RS descriptor only.
      */
     EPP_EXPECT_REG(d, GPTC, 0xffffffff, txq_is_stock(model) ? 1 : nsegs);
+    /* TSCTC counts TSO transmissions (one here), not segments. */
+    EPP_EXPECT_REG(d, TSCTC, 0xffffffff, 1);
     e1000epp_tx_desc(d, last_idx, wb);
     g_assert_cmphex(wb[12] & TXD_STA_DD, ==, TXD_STA_DD);
     e1000epp_tx_desc(d, first_idx, wb);

@@ -4,9 +4,11 @@
  *
  * Sits at the far end of a QEMU `-netdev stream` unix socket (each frame
  * is a 4-byte big-endian length then the frame, no FCS) and plays a small
- * host: answers ARP for its IPv4 address, ICMP echo, UDP echo (port 7),
+ * host: answers ARP for its IPv4 address and IPv6 neighbour solicitations
+ * for its IPv6 address (ndp.c), ICMP echo, UDP echo (port 7),
  * sends pattern frames (guest/agent/proto.h) to the guest and verifies the
- * guest's pattern frames byte for byte.  Every frame in either direction can
+ * guest's pattern frames byte for byte, and accepts a TCP stream whose every
+ * segment it checks (tcpsink.c).  Every frame in either direction can
  * be written to a pcap file.
  *
  * Control: one command per line on stdin, one JSON line per command on
@@ -16,6 +18,8 @@
  *   TX <dstmac> <run> <count> <minlen> <maxlen>   queue pattern frames
  *   RX <run> <count> [<srcmac>]                   start an Rx session
  *   STATS                                         counters
+ *   TCPSINK <port> <run> <mss> <logfile>          arm the TCP sink
+ *   TCPSTAT                                       TCP sink counters
  *   QUIT                                          final counters, exit
  *
  * SIGUSR1 prints the counters too; end of stdin or SIGTERM prints them and
@@ -35,12 +39,11 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "proto.h"
+#include "peer.h"
 
 #define PEER_UNUSED    __attribute__((unused))
 #define PEER_FRAME_MAX      65536
 #define PEER_INBUF          (4 + PEER_FRAME_MAX)
-#define ETH_P_IPV4          0x0800
 #define ETH_P_ARP_TYPE      0x0806
 #define IP_PROTO_ICMP       1
 #define IP_PROTO_UDP        17
@@ -65,6 +68,7 @@ struct peer_counters {
 static struct {
     uint8_t mac[PP_ETH_ALEN];
     uint32_t ip;                /* network order */
+    uint8_t ip6[16];
     int listen_fd;
     int fd;                     /* the netdev stream, -1 if none */
     FILE *pcap;
@@ -104,7 +108,7 @@ static void die(const char *fmt, ...)
     exit(2);
 }
 
-static void emit(const char *fmt, ...)
+void peer_emit(const char *fmt, ...)
 {
     va_list ap;
 
@@ -154,7 +158,7 @@ static void pcap_write(const uint8_t *frame, size_t len)
 
 /* --- sending ---------------------------------------------------------- */
 
-static void queue_frame(const uint8_t *frame, size_t len)
+void peer_queue_frame(const uint8_t *frame, size_t len)
 {
     if (peer.out_len + 4 + len > peer.out_cap) {
         size_t cap = peer.out_cap ? peer.out_cap : 65536;
@@ -195,7 +199,7 @@ static void flush_out(void)
 
 /* --- protocols -------------------------------------------------------- */
 
-static uint16_t ip_checksum(const uint8_t *p, size_t len, uint32_t sum)
+uint16_t peer_checksum(const uint8_t *p, size_t len, uint32_t sum)
 {
     size_t i;
 
@@ -236,7 +240,7 @@ static void handle_arp(const uint8_t *f, size_t len)
     memcpy(r + 28, &peer.ip, 4);
     memcpy(r + 32, a + 8, PP_ETH_ALEN);     /* sender MAC */
     memcpy(r + 38, a + 14, 4);              /* sender IP */
-    queue_frame(r, sizeof(r));
+    peer_queue_frame(r, sizeof(r));
     peer.c.arp_replies++;
 }
 
@@ -256,9 +260,9 @@ static void reply_ipv4(const uint8_t *f, size_t len, size_t ihl,
     memcpy(ip + 16, f + PP_ETH_HLEN + 12, 4);
     ip[8] = 64;
     pp_put16(ip + 10, 0);
-    pp_put16(ip + 10, ip_checksum(ip, ihl, 0));
+    pp_put16(ip + 10, peer_checksum(ip, ihl, 0));
     fix(ip + ihl, tot - ihl, ip);
-    queue_frame(r, PP_ETH_HLEN + tot < 60 ? 60 : PP_ETH_HLEN + tot);
+    peer_queue_frame(r, PP_ETH_HLEN + tot < 60 ? 60 : PP_ETH_HLEN + tot);
 }
 
 static void fix_icmp(uint8_t *l4, size_t l4len,
@@ -266,7 +270,7 @@ static void fix_icmp(uint8_t *l4, size_t l4len,
 {
     l4[0] = 0;      /* echo reply */
     pp_put16(l4 + 2, 0);
-    pp_put16(l4 + 2, ip_checksum(l4, l4len, 0));
+    pp_put16(l4 + 2, peer_checksum(l4, l4len, 0));
 }
 
 static void fix_udp(uint8_t *l4, size_t l4len, const uint8_t *ip)
@@ -281,7 +285,7 @@ static void fix_udp(uint8_t *l4, size_t l4len, const uint8_t *ip)
     pseudo += pp_get16(ip + 12) + pp_get16(ip + 14);
     pseudo += pp_get16(ip + 16) + pp_get16(ip + 18);
     pseudo += IP_PROTO_UDP + l4len;
-    pp_put16(l4 + 6, ip_checksum(l4, l4len, pseudo) ?: 0xffff);
+    pp_put16(l4 + 6, peer_checksum(l4, l4len, pseudo) ?: 0xffff);
 }
 
 static void handle_ipv4(const uint8_t *f, size_t len)
@@ -290,6 +294,10 @@ static void handle_ipv4(const uint8_t *f, size_t len)
     size_t ihl, tot;
 
     if (len < PP_ETH_HLEN + 20 || (ip[0] >> 4) != 4) {
+        return;
+    }
+    if (ip[9] == IP_PROTO_TCP && memcmp(ip + 16, &peer.ip, 4) == 0) {
+        tcpsink_ipv4(f, len);
         return;
     }
     ihl = (ip[0] & 0xf) * 4;
@@ -334,6 +342,8 @@ static void handle_frame(const uint8_t *f, size_t len)
         handle_arp(f, len);
     } else if (type == ETH_P_IPV4) {
         handle_ipv4(f, len);
+    } else if (type == ETH_P_IPV6_TYPE) {
+        peer_ipv6_frame(f, len);
     }
 }
 
@@ -344,7 +354,7 @@ static void disconnect(void)
     close(peer.fd);
     peer.fd = -1;
     peer.in_len = 0;
-    emit("{\"event\": \"disconnected\"}");
+    peer_emit("{\"event\": \"disconnected\"}");
 }
 
 static void read_stream(void)
@@ -366,8 +376,8 @@ static void read_stream(void)
 
         if (flen > PEER_FRAME_MAX) {
             peer.c.malformed++;
-            emit("{\"event\": \"error\", \"error\": \"frame length %u\"}",
-                 flen);
+            peer_emit("{\"event\": \"error\", \"error\": \"frame length %u\"}",
+                      flen);
             disconnect();
             return;
         }
@@ -441,27 +451,27 @@ static void cmd_tx(int argc, char **argv)
         pp_parse_u32(argv[3], PP_MAX_COUNT, &count) < 0 ||
         pp_parse_u32(argv[4], PP_MAX_LEN, &min) < 0 ||
         pp_parse_u32(argv[5], PP_MAX_LEN, &max) < 0) {
-        emit("{\"ok\": false, \"error\": \"usage: TX <dstmac> <run> <count> "
-             "<minlen> <maxlen>\"}");
+        peer_emit("{\"ok\": false, \"error\": \"usage: TX <dstmac> <run> "
+                  "<count> <minlen> <maxlen>\"}");
         return;
     }
     err = pp_check_range(min, max);
     if (err) {
-        emit("{\"ok\": false, \"error\": \"%s\"}", err);
+        peer_emit("{\"ok\": false, \"error\": \"%s\"}", err);
         return;
     }
     for (seq = 0; seq < count; seq++) {
         uint32_t len = pp_frame_len(seq, min, max);
 
         pp_build(frame, dst, peer.mac, run, seq, len);
-        queue_frame(frame, len);
+        peer_queue_frame(frame, len);
         bytes += len;
     }
     peer.c.tx_pattern_frames += count;
     peer.c.tx_pattern_bytes += bytes;
     flush_out();
-    emit("{\"ok\": true, \"queued\": %u, \"bytes\": %llu}", count,
-         (unsigned long long)bytes);
+    peer_emit("{\"ok\": true, \"queued\": %u, \"bytes\": %llu}", count,
+              (unsigned long long)bytes);
 }
 
 static void cmd_rx(int argc, char **argv)
@@ -473,16 +483,16 @@ static void cmd_rx(int argc, char **argv)
         pp_parse_u32(argv[1], UINT32_MAX, &run) < 0 ||
         pp_parse_u32(argv[2], PP_MAX_COUNT, &count) < 0 ||
         (argc == 4 && pp_parse_mac(argv[3], src) < 0)) {
-        emit("{\"ok\": false, \"error\": \"usage: RX <run> <count> "
-             "[<srcmac>]\"}");
+        peer_emit("{\"ok\": false, \"error\": \"usage: RX <run> <count> "
+                  "[<srcmac>]\"}");
         return;
     }
     if (pp_rx_start(&peer.rx, run, count, peer.mac,
                     argc == 4 ? src : NULL) < 0) {
-        emit("{\"ok\": false, \"error\": \"out of memory\"}");
+        peer_emit("{\"ok\": false, \"error\": \"out of memory\"}");
         return;
     }
-    emit("{\"ok\": true, \"run\": %u, \"count\": %u}", run, count);
+    peer_emit("{\"ok\": true, \"run\": %u, \"count\": %u}", run, count);
 }
 
 /* Returns false on QUIT. */
@@ -505,11 +515,15 @@ static bool handle_command(char *line)
         cmd_rx(argc, argv);
     } else if (strcmp(argv[0], "STATS") == 0) {
         print_stats("\"ok\": true, ");
+    } else if (strcmp(argv[0], "TCPSINK") == 0) {
+        tcpsink_command(argc, argv);
+    } else if (strcmp(argv[0], "TCPSTAT") == 0) {
+        tcpsink_stat();
     } else if (strcmp(argv[0], "QUIT") == 0) {
         return false;
     } else {
-        emit("{\"ok\": false, \"error\": \"unknown command %.40s\"}",
-             argv[0]);
+        peer_emit("{\"ok\": false, \"error\": \"unknown command %.40s\"}",
+                  argv[0]);
     }
     return true;
 }
@@ -524,9 +538,11 @@ static void usage(FILE *out)
             "  --connect PATH   connect to QEMU's -netdev stream,server=on\n"
             "  --mac MAC        peer MAC (default 02:00:00:00:00:01)\n"
             "  --ip ADDR        peer IPv4 address (default 198.18.0.1)\n"
+            "  --ip6 ADDR       peer IPv6 address (default 2001:2::1)\n"
             "  --pcap FILE      write every frame seen or sent to FILE\n"
             "Commands on stdin: TX <dstmac> <run> <count> <min> <max> | "
-            "RX <run> <count> [<srcmac>] | STATS | QUIT\n");
+            "RX <run> <count> [<srcmac>] | STATS |\n"
+            "  TCPSINK <port> <run> <mss> <logfile> | TCPSTAT | QUIT\n");
 }
 
 int main(int argc, char **argv)
@@ -536,12 +552,14 @@ int main(int argc, char **argv)
         { "connect", required_argument, NULL, 'c' },
         { "mac", required_argument, NULL, 'm' },
         { "ip", required_argument, NULL, 'i' },
+        { "ip6", required_argument, NULL, '6' },
         { "pcap", required_argument, NULL, 'p' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     const char *listen_path = NULL, *connect_path = NULL;
     const char *mac = "02:00:00:00:00:01", *ip = "198.18.0.1";
+    const char *ip6 = "2001:2::1";
     static char line[1024];
     size_t line_len = 0;
     bool running = true, stdin_open = true;
@@ -562,6 +580,9 @@ int main(int argc, char **argv)
             break;
         case 'i':
             ip = optarg;
+            break;
+        case '6':
+            ip6 = optarg;
             break;
         case 'p':
             pcap_open(optarg);
@@ -584,6 +605,9 @@ int main(int argc, char **argv)
     if (inet_pton(AF_INET, ip, &peer.ip) != 1) {
         die("bad --ip %s (want a dotted IPv4 address)", ip);
     }
+    if (inet_pton(AF_INET6, ip6, peer.ip6) != 1) {
+        die("bad --ip6 %s (want an IPv6 address)", ip6);
+    }
 
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;
@@ -599,7 +623,7 @@ int main(int argc, char **argv)
             listen(peer.listen_fd, 1) < 0) {
             die("cannot listen on %s: %s", listen_path, strerror(errno));
         }
-        emit("{\"event\": \"listening\", \"path\": \"%s\"}", listen_path);
+        peer_emit("{\"event\": \"listening\", \"path\": \"%s\"}", listen_path);
     } else {
         peer.fd = unix_socket(connect_path, &sun);
         if (connect(peer.fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
@@ -607,7 +631,7 @@ int main(int argc, char **argv)
         }
         set_buffers(peer.fd);
         peer.c.connections++;
-        emit("{\"event\": \"connected\"}");
+        peer_emit("{\"event\": \"connected\"}");
     }
 
     while (running && !want_quit) {
@@ -645,7 +669,7 @@ int main(int argc, char **argv)
             if (peer.fd >= 0) {
                 set_buffers(peer.fd);
                 peer.c.connections++;
-                emit("{\"event\": \"connected\"}");
+                peer_emit("{\"event\": \"connected\"}");
                 flush_out();
             }
         }
@@ -693,4 +717,21 @@ int main(int argc, char **argv)
         unlink(listen_path);
     }
     return 0;
+}
+
+/* --- what the protocol modules use (peer.h) ---------------------------- */
+
+const uint8_t *peer_mac(void)
+{
+    return peer.mac;
+}
+
+uint32_t peer_ipv4(void)
+{
+    return peer.ip;
+}
+
+const uint8_t *peer_ipv6(void)
+{
+    return peer.ip6;
 }

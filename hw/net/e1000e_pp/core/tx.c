@@ -178,7 +178,10 @@ static void tx_emit_segment(E1000EPPCore *c, uint32_t pay, bool last)
     tx_emit(c, len);
     p->payload_sent += pay;
     p->segments++;
-    e1000e_pp_stat_inc(c, TSCTC);
+    if (last) {
+        /* §10.2.7: TSCTC counts TSO transmissions, not segments. */
+        e1000e_pp_stat_inc(c, TSCTC);
+    }
 }
 
 /*
