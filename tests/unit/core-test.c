@@ -286,7 +286,7 @@ static void test_rx_fcs_counted_in_one_descriptor(void)
     rx_ring(f, 8, 0, 1);
     make_frame(frame, sizeof(frame), 3);
     fcs = ref_crc32(frame, sizeof(frame));
-    CHECK(e1000e_pp_receive(&f->core, frame, sizeof(frame)));
+    CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
 
     CHECK_EQ(le16(d + 12), 1518);                   /* length */
     CHECK_EQ(le32(d + 8) & 3, 3);                   /* DD | EOP */
@@ -311,7 +311,7 @@ static void test_rx_fcs_straddles_two_chunks(void)
     rx_ring(f, 8, 1u << 5, 1);                      /* LPE */
     make_frame(frame, sizeof(frame), 5);
     fcs = ref_crc32(frame, sizeof(frame));
-    CHECK(e1000e_pp_receive(&f->core, frame, sizeof(frame)));
+    CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
 
     CHECK_EQ(le16(d + 12), 2048);
     CHECK_EQ(le32(d + 8) & 3, 1);                   /* DD, no EOP */
@@ -333,7 +333,7 @@ static void test_rx_fcs_alone_in_last_chunk(void)
 
     rx_ring(f, 8, 1u << 5, 1);
     make_frame(frame, sizeof(frame), 9);
-    CHECK(e1000e_pp_receive(&f->core, frame, sizeof(frame)));
+    CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
     CHECK_EQ(le16(d + 12), 2048);
     CHECK_EQ(le16(d + 16 + 12), 4);
     CHECK_EQ(le32(f->mem + RX_BUF(1)), ref_crc32(frame, sizeof(frame)));
@@ -347,7 +347,7 @@ static void test_rx_secrc_strips_fcs(void)
 
     rx_ring(f, 8, 1u << 26, 0);                     /* SECRC, legacy */
     make_frame(frame, sizeof(frame), 4);
-    CHECK(e1000e_pp_receive(&f->core, frame, sizeof(frame)));
+    CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
     CHECK_EQ(le16(f->mem + RX_RING + 8), 1514);     /* legacy length */
     CHECK_EQ(f->mem[RX_RING + 12] & 3, 3);          /* DD | EOP */
     fake_free(f);
@@ -364,8 +364,8 @@ static void test_rx_waits_in_packet_buffer_when_ring_is_empty(void)
     make_frame(a, sizeof(a), 1);
     make_frame(b, sizeof(b), 2);
     /* ...two frames arrive: both wait, RNBC counts both, none is lost. */
-    CHECK(e1000e_pp_receive(&f->core, a, sizeof(a)));
-    CHECK(e1000e_pp_receive(&f->core, b, sizeof(b)));
+    CHECK(e1000e_pp_receive(f->core, a, sizeof(a)));
+    CHECK(e1000e_pp_receive(f->core, b, sizeof(b)));
     CHECK_EQ(rd(f, 0x040a0), 2);                    /* RNBC */
     CHECK_EQ(rd(f, 0x04010), 0);                    /* MPC */
     CHECK_EQ(rd(f, 0x04074), 2);                    /* GPRC: in buffer */
@@ -375,7 +375,7 @@ static void test_rx_waits_in_packet_buffer_when_ring_is_empty(void)
     CHECK_EQ(rd(f, 0x02810), 2);
     CHECK(memcmp(f->mem + RX_BUF(0), a, sizeof(a)) == 0);
     CHECK(memcmp(f->mem + RX_BUF(1), b, sizeof(b)) == 0);
-    CHECK_EQ(f->core.rxstat.delivered, 2);
+    CHECK_EQ(f->core->rxstat.delivered, 2);
     fake_free(f);
 }
 
@@ -384,7 +384,7 @@ static void test_rx_packet_buffer_overflow_counts_mpc_and_rxo(void)
     Fake *f = up_device();
     uint8_t frame[1514];
     uint64_t held;
-    E1000EPPRxCounters *st = &f->core.rxstat;
+    E1000EPPRxCounters *st = &f->core->rxstat;
     int i;
 
     /* PBA.RXA = 4 KB: 1518-byte frames are charged 1536 bytes each. */
@@ -394,19 +394,19 @@ static void test_rx_packet_buffer_overflow_counts_mpc_and_rxo(void)
     rd(f, 0x000c0);
     make_frame(frame, sizeof(frame), 7);
     for (i = 0; i < 5; i++) {
-        CHECK(e1000e_pp_receive(&f->core, frame, sizeof(frame)));
+        CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
     }
     CHECK_EQ(rd(f, 0x040a0), 5);                    /* RNBC: all 5 */
     CHECK_EQ(rd(f, 0x04010), 3);                    /* MPC: 2 fit */
     CHECK(rd(f, 0x000c0) & 0x40);                   /* ICR.RXO */
-    held = f->core.pktbuf.count;
+    held = f->core->pktbuf.count;
     CHECK_EQ(held, 2);
     CHECK_EQ(st->offered, st->delivered + st->missed + st->filtered +
              st->oversize + st->undersize + st->not_ready + st->dma_error +
              st->flushed + held);
     wr(f, 0x02818, 7);
     CHECK_EQ(st->delivered, 2);
-    CHECK_EQ(f->core.pktbuf.count, 0);
+    CHECK_EQ(f->core->pktbuf.count, 0);
     fake_free(f);
 }
 
@@ -421,17 +421,17 @@ static void test_rx_wthresh_holds_writeback_until_rdtr_expires(void)
     wr(f, 0x02828, 1u << 24 | 4u << 16 | 4u << 8 | 0x20);
     wr(f, 0x02820, 0x20);
     make_frame(frame, sizeof(frame), 1);
-    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
     CHECK_EQ(le32(f->mem + RX_RING + 8) & 1, 0);    /* held */
     fake_step(f, 0x20 * 1024);
     CHECK_EQ(le32(f->mem + RX_RING + 8) & 3, 3);    /* flushed by RDTR */
     for (i = 0; i < 4; i++) {
-        e1000e_pp_receive(&f->core, frame, sizeof(frame));
+        e1000e_pp_receive(f->core, frame, sizeof(frame));
     }
     /* The fourth held descriptor reaches WTHRESH: all four at once. */
     CHECK_EQ(le32(f->mem + RX_RING + 16 * 4 + 8) & 3, 3);
     CHECK_EQ(le32(f->mem + RX_RING + 16 * 1 + 8) & 3, 3);
-    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
     CHECK_EQ(le32(f->mem + RX_RING + 16 * 5 + 8) & 1, 0);
     wr(f, 0x02820, 0x20 | 1u << 31);                /* FPD */
     CHECK_EQ(le32(f->mem + RX_RING + 16 * 5 + 8) & 3, 3);
@@ -450,9 +450,9 @@ static void test_rx_xoff_when_buffer_passes_fcrth(void)
     rx_ring(f, 8, 1u << 26, 1);
     wr(f, 0x02818, 0);
     make_frame(frame, sizeof(frame), 1);
-    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
     CHECK_EQ(f->nframes, 0);                        /* 1536 < 2048 */
-    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
     CHECK_EQ(f->nframes, 1);
     CHECK(memcmp(f->frames[0].data, "\x01\x80\xc2\x00\x00\x01", 6) == 0);
     CHECK_EQ(f->frames[0].data[12] << 8 | f->frames[0].data[13], 0x8808);
@@ -468,7 +468,7 @@ static void test_rx_xoff_when_buffer_passes_fcrth(void)
 static void test_rx_address_filters(void)
 {
     Fake *f = up_device();
-    E1000EPPRxCounters *st = &f->core.rxstat;
+    E1000EPPRxCounters *st = &f->core->rxstat;
     uint8_t frame[60];
     uint64_t before;
 
@@ -477,20 +477,20 @@ static void test_rx_address_filters(void)
 
     /* Unicast to another station: filtered (no UPE). */
     frame[5] = 0x57;
-    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
     CHECK_EQ(st->filtered, 1);
     /* RAL1/RAH1 with AV set accept it; without AV they do not. */
     wr(f, 0x05408, 0x12005452);
     wr(f, 0x0540c, 0x00005734);
-    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
     CHECK_EQ(st->filtered, 2);
     wr(f, 0x0540c, 0x80005734);
-    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
     CHECK_EQ(st->delivered, 1);
     /* UPE takes any unicast. */
     frame[5] = 0x99;
     wr(f, 0x00100, rd(f, 0x00100) | 1u << 3);
-    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
     CHECK_EQ(st->delivered, 2);
     wr(f, 0x00100, rd(f, 0x00100) & ~(1u << 3));
 
@@ -500,20 +500,20 @@ static void test_rx_address_filters(void)
      */
     memcpy(frame, "\x01\x00\x5e\x00\x00\xfb", 6);
     before = st->filtered;
-    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
     CHECK_EQ(st->filtered, before + 1);
     wr(f, 0x05200 + 0x7d * 4, 1u << 16);
-    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
     CHECK_EQ(st->delivered, 3);
     CHECK_EQ(rd(f, 0x0407c), 1);                    /* MPRC */
 
     /* Broadcast needs BAM (or MPE/UPE). */
     memset(frame, 0xff, 6);
-    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
     CHECK_EQ(st->delivered, 4);
     CHECK_EQ(rd(f, 0x04078), 1);                    /* BPRC */
     wr(f, 0x00100, rd(f, 0x00100) & ~(1u << 15));
-    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
     CHECK_EQ(st->delivered, 4);
     CHECK_EQ(st->offered, st->delivered + st->filtered);
     fake_free(f);
@@ -522,7 +522,7 @@ static void test_rx_address_filters(void)
 static void test_rx_vlan_filter_and_strip(void)
 {
     Fake *f = up_device();
-    E1000EPPRxCounters *st = &f->core.rxstat;
+    E1000EPPRxCounters *st = &f->core->rxstat;
     uint8_t frame[64];
     uint8_t *d = f->mem + RX_RING;
 
@@ -535,17 +535,17 @@ static void test_rx_vlan_filter_and_strip(void)
     frame[16] = 0x88;
     frame[17] = 0xb5;
     /* VID 5 not in VFTA: filtered. */
-    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
     CHECK_EQ(st->filtered, 1);
     wr(f, 0x05600, 1u << 5);                        /* VFTA[0] bit 5 */
     /* Without CTRL.VME the tag stays in the frame. */
-    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
     CHECK_EQ(le16(d + 12), 64);
     CHECK_EQ(le32(d + 8) & 0x8, 0);                 /* no VP */
     CHECK(memcmp(f->mem + RX_BUF(0), frame, sizeof(frame)) == 0);
     /* With CTRL.VME it goes to the descriptor, VP set. */
     wr(f, 0x00000, rd(f, 0x00000) | 1u << 30);
-    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
     CHECK_EQ(le16(d + 16 + 12), 60);
     CHECK_EQ(le32(d + 16 + 8) & 0x8, 0x8);
     CHECK_EQ(le16(d + 16 + 14), 0x2005);
@@ -565,11 +565,75 @@ static void test_rx_rxdmt0_at_rdmts_threshold(void)
     make_frame(frame, sizeof(frame), 1);
     rd(f, 0x000c0);
     for (i = 0; i < 10; i++) {
-        e1000e_pp_receive(&f->core, frame, sizeof(frame));
+        e1000e_pp_receive(f->core, frame, sizeof(frame));
     }
     CHECK_EQ(rd(f, 0x000c0) & 0x10, 0);             /* 5 free */
-    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
     CHECK_EQ(rd(f, 0x000c0) & 0x10, 0x10);          /* 4 free */
+    fake_free(f);
+}
+
+static void test_rx_packet_split_header_split_never_passes_rdt(void)
+{
+    /*
+     * Regression (review): with a header split, a frame needed more
+     * descriptors than counted and the device wrote past RDT.
+     * PSRCTL: BSIZE0 256 bytes, BSIZE1 1 KB; 8 packet-split descriptors
+     * (RDLEN 256 = 16 units), RDT = 2 units: one descriptor posted.
+     */
+    Fake *f = up_device();
+    uint8_t frame[1200];
+    unsigned i;
+
+    memset(f->mem + RX_RING, 0, 256);
+    for (i = 0; i < 8; i++) {
+        put64(f->mem + RX_RING + 32 * i, RX_BUF(2 * i));
+        put64(f->mem + RX_RING + 32 * i + 8, RX_BUF(2 * i + 1));
+    }
+    wr(f, 0x02170, 0x00000102);                     /* PSRCTL */
+    wr(f, 0x02800, RX_RING);
+    wr(f, 0x02808, 256);
+    wr(f, 0x02810, 0);
+    wr(f, 0x02818, 2);
+    wr(f, 0x00100, 1u << 1 | 1u << 3 | 1u << 10 | 1u << 26);
+    make_frame(frame, sizeof(frame), 1);
+    frame[12] = 0x08;                               /* IPv4/TCP header */
+    frame[13] = 0x00;
+    frame[14] = 0x45;
+    frame[16] = (sizeof(frame) - 14) >> 8;
+    frame[17] = (sizeof(frame) - 14) & 0xff;
+    frame[20] = 0x40;                               /* DF, no fragment */
+    frame[21] = 0;
+    frame[23] = 6;
+    frame[14 + 20 + 12] = 0x50;                     /* TCP data offset */
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
+    /* 54-byte header + 1146 bytes > 1 KB: two descriptors, one posted. */
+    CHECK_EQ(rd(f, 0x02810), 0);
+    CHECK_EQ(le32(f->mem + RX_RING + 32 + 8) & 1, 0);   /* untouched */
+    CHECK_EQ(f->core->pktbuf.count, 1);             /* waits instead */
+    wr(f, 0x02818, 4);
+    CHECK_EQ(rd(f, 0x02810), 4);
+    CHECK_EQ(le16(f->mem + RX_RING + 16), 0x8000 | 54);  /* HS, 54 */
+    CHECK_EQ(le16(f->mem + RX_RING + 18), 1024);
+    CHECK_EQ(le16(f->mem + RX_RING + 32 + 12), 0);  /* buffer 0 empty */
+    CHECK_EQ(le16(f->mem + RX_RING + 32 + 18), 1200 - 54 - 1024);
+    fake_free(f);
+}
+
+static void test_rx_mta_mo3_uses_address_bits_43_32(void)
+{
+    /* Regression (review): RCTL.MO = 11 hashes da[4] | da[5] << 8. */
+    Fake *f = up_device();
+    uint8_t frame[60];
+    uint16_t hash;
+
+    rx_ring(f, 8, 1u << 26 | 3u << 12, 1);
+    make_frame(frame, sizeof(frame), 1);
+    memcpy(frame, "\x01\x00\x5e\x00\x34\x01", 6);
+    hash = (0x34 | 0x01 << 8) & 0xfff;              /* 0x134 */
+    wr(f, 0x05200 + (hash >> 5) * 4, 1u << (hash & 31));
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
+    CHECK_EQ(f->core->rxstat.delivered, 1);
     fake_free(f);
 }
 
@@ -580,7 +644,7 @@ static void test_rx_oversize_without_lpe_counts_roc(void)
 
     rx_ring(f, 8, 0, 1);
     make_frame(frame, sizeof(frame), 1);            /* 1519 with FCS */
-    CHECK(e1000e_pp_receive(&f->core, frame, sizeof(frame)));
+    CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
     CHECK_EQ(rd(f, 0x040ac), 1);                    /* ROC */
     CHECK_EQ(rd(f, 0x02810), 0);
     fake_free(f);
@@ -650,7 +714,7 @@ static void test_phy_loopback_returns_tx_frames_to_rx_only(void)
     CHECK(memcmp(f->mem + RX_BUF(0), frame, sizeof(frame)) == 0);
     CHECK_EQ(le16(f->mem + RX_RING + 8), 1024);
     /* Frames from the line are not heard in loopback. */
-    e1000e_pp_receive(&f->core, frame, 60);
+    e1000e_pp_receive(f->core, frame, 60);
     CHECK_EQ(rd(f, 0x02810), 1);
     fake_free(f);
 }
@@ -725,6 +789,81 @@ static void test_ivar_bit31_tx_interrupt_skips_ide_delay(void)
     fake_free(f);
 }
 
+/* A TSO context descriptor: IPv4/TCP, the given HDRLEN and MSS. */
+static void tx_push_tso_context(Fake *f, unsigned i, uint8_t hdrlen,
+                                uint16_t mss, uint32_t paylen)
+{
+    uint8_t *d = f->mem + TX_RING + 16 * i;
+
+    memset(d, 0, 16);
+    d[0] = 14;                                      /* IPCSS */
+    d[1] = 24;                                      /* IPCSO */
+    d[4] = 34;                                      /* TUCSS */
+    d[5] = 50;                                      /* TUCSO */
+    d[8] = paylen & 0xff;
+    d[9] = (paylen >> 8) & 0xff;
+    d[10] = (paylen >> 16) & 0x0f;                  /* DTYP 0: context */
+    d[11] = 0x20 | 0x04 | 0x02 | 0x01;              /* DEXT TSE IP TCP */
+    d[13] = hdrlen;
+    d[14] = mss & 0xff;
+    d[15] = mss >> 8;
+}
+
+/* A TSO data descriptor of len bytes at addr. */
+static void tx_push_tso_data(Fake *f, unsigned i, uint64_t addr,
+                             uint32_t len, bool eop)
+{
+    uint8_t *d = f->mem + TX_RING + 16 * i;
+
+    memset(d, 0, 16);
+    put64(d, addr);
+    d[8] = len & 0xff;
+    d[9] = (len >> 8) & 0xff;
+    d[10] = 0x10 | ((len >> 16) & 0x0f);            /* DTYP 1: data */
+    d[11] = 0x20 | 0x04 | (eop ? 0x01 : 0);         /* DEXT TSE EOP */
+    d[13] = 0x02;                                   /* POPTS.TXSM */
+}
+
+static void test_tso_context_reload_mid_packet_cannot_overrun_txbuf(void)
+{
+    /*
+     * Regression (review): a context descriptor with a small MSS in the
+     * middle of a TSO packet made the segment room negative and DMA'd up
+     * to 1 MiB past the Tx buffer. The packet keeps its first context.
+     */
+    Fake *f = up_device();
+
+    tx_ring(f, 8);
+    tx_push_tso_context(f, 0, 54, 60000, 60000);
+    tx_push_tso_data(f, 1, TX_BUF, 59054, false);
+    tx_push_tso_context(f, 2, 54, 100, 100);
+    tx_push_tso_data(f, 3, TX_BUF, 0xfffff, true);
+    wr(f, 0x03818, 4);
+    /* Segments of the packet's own MSS went out; nothing overran. */
+    CHECK(f->nframes >= 1);
+    CHECK_EQ(f->frames[0].len, 54 + 60000);
+    CHECK_EQ(rd(f, 0x03810), 4);                    /* TDH */
+    fake_free(f);
+}
+
+static void test_tso_mss_zero_mid_packet_does_not_hang(void)
+{
+    /* Regression (review): MSS 0 mid-packet looped forever. */
+    Fake *f = up_device();
+
+    tx_ring(f, 8);
+    tx_push_tso_context(f, 0, 54, 1000, 100);
+    tx_push_tso_data(f, 1, TX_BUF, 54, false);
+    tx_push_tso_context(f, 2, 54, 0, 100);
+    tx_push_tso_data(f, 3, TX_BUF + 54, 100, true);
+    wr(f, 0x03818, 4);
+    CHECK_EQ(f->nframes, 1);                        /* one 154-byte segment */
+    CHECK_EQ(f->frames[0].len, 154);
+    CHECK_EQ(rd(f, 0x03810), 4);
+    CHECK_EQ(rd(f, 0x040f8), 1);                    /* TSCTC: one TSO */
+    fake_free(f);
+}
+
 static void test_tx_pads_short_frames_with_psp(void)
 {
     Fake *f = up_device();
@@ -763,7 +902,7 @@ static void test_stats_clear_on_read_and_high_half_clears_both(void)
 
     rx_ring(f, 8, 1u << 26, 1);
     make_frame(frame, sizeof(frame), 1);
-    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
     CHECK_EQ(rd(f, 0x04074), 1);                    /* GPRC */
     CHECK_EQ(rd(f, 0x04074), 0);
     CHECK_EQ(rd(f, 0x04088), 64);                   /* GORCL */
@@ -833,13 +972,13 @@ static void test_rdtr_delays_rxt0_and_fpd_flushes(void)
     wr(f, 0x02820, 0x20);                           /* RDTR 32.768 us */
     rd(f, 0x000c0);
     make_frame(frame, sizeof(frame), 1);
-    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
     CHECK_EQ(rd(f, 0x000c0) & 0x80, 0);
     fake_step(f, 0x20 * 1024 - 1);
     CHECK_EQ(rd(f, 0x000c0) & 0x80, 0);
     fake_step(f, 1);
     CHECK_EQ(rd(f, 0x000c0) & 0x80, 0x80);
-    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
     wr(f, 0x02820, 0x20 | 1u << 31);                /* FPD */
     CHECK_EQ(rd(f, 0x000c0) & 0x80, 0x80);
     fake_free(f);
@@ -853,20 +992,20 @@ static void test_dma_failure_writes_no_dd(void)
     rx_ring(f, 8, 1u << 26, 1);
     put64(f->mem + RX_RING, FAKE_MEM_BYTES + 0x1000);  /* unmapped */
     make_frame(frame, sizeof(frame), 1);
-    e1000e_pp_receive(&f->core, frame, sizeof(frame));
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
     CHECK_EQ(le32(f->mem + RX_RING + 8) & 1, 0);    /* no DD */
     CHECK_EQ(rd(f, 0x02810), 0);                    /* head stays */
-    CHECK_EQ(f->core.rxstat.dma_error, 1);
-    CHECK_EQ(f->core.rxstat.delivered, 0);
-    CHECK(f->core.dma_errors > 0);
+    CHECK_EQ(f->core->rxstat.dma_error, 1);
+    CHECK_EQ(f->core->rxstat.delivered, 0);
+    CHECK(f->core->dma_errors > 0);
     /* The engine stopped: the next frame waits in the packet buffer. */
     put64(f->mem + RX_RING, RX_BUF(0));
-    e1000e_pp_receive(&f->core, frame, sizeof(frame));
-    CHECK_EQ(f->core.pktbuf.count, 1);
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
+    CHECK_EQ(f->core->pktbuf.count, 1);
     /* Rewriting RCTL.EN restarts it and the frame is delivered. */
     wr(f, 0x00100, 0);
     wr(f, 0x00100, 1u << 1 | 1u << 15 | 1u << 26);
-    CHECK_EQ(f->core.rxstat.delivered, 1);
+    CHECK_EQ(f->core->rxstat.delivered, 1);
     CHECK_EQ(le32(f->mem + RX_RING + 8) & 3, 3);
     fake_free(f);
 }
@@ -890,6 +1029,8 @@ static const struct {
     T(test_rx_waits_in_packet_buffer_when_ring_is_empty),
     T(test_rx_packet_buffer_overflow_counts_mpc_and_rxo),
     T(test_rx_address_filters),
+    T(test_rx_packet_split_header_split_never_passes_rdt),
+    T(test_rx_mta_mo3_uses_address_bits_43_32),
     T(test_rx_vlan_filter_and_strip),
     T(test_rx_rxdmt0_at_rdmts_threshold),
     T(test_rx_wthresh_holds_writeback_until_rdtr_expires),
@@ -899,6 +1040,8 @@ static const struct {
     T(test_tx_legacy_frame_bytes_and_dd_only_with_rs),
     T(test_tx_pads_short_frames_with_psp),
     T(test_tx_wthresh_holds_dd_until_tidv),
+    T(test_tso_context_reload_mid_packet_cannot_overrun_txbuf),
+    T(test_tso_mss_zero_mid_packet_does_not_hang),
     T(test_ivar_bit31_tx_interrupt_skips_ide_delay),
     T(test_tx_tail_outside_ring_is_ignored),
     T(test_stats_clear_on_read_and_high_half_clears_both),

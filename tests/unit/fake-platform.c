@@ -105,15 +105,17 @@ Fake *fake_new(void)
     int i;
 
     f->frames = calloc(FAKE_MAX_FRAMES, sizeof(FakeFrame));
+    f->core = calloc(1, sizeof(*f->core));
     for (i = 0; i < E1000E_PP_TIMER_COUNT; i++) {
         f->timers[i] = -1;
     }
-    e1000e_pp_core_init(&f->core, &fake_platform, f, mac);
+    e1000e_pp_core_init(f->core, &fake_platform, f, mac);
     return f;
 }
 
 void fake_free(Fake *f)
 {
+    free(f->core);
     free(f->frames);
     free(f);
 }
@@ -137,17 +139,17 @@ void fake_step(Fake *f, int64_t ns)
             f->now = f->timers[next];
         }
         f->timers[next] = -1;
-        e1000e_pp_timer_fired(&f->core, next);
+        e1000e_pp_timer_fired(f->core, next);
     }
     f->now = end;
 }
 
 uint32_t rd(Fake *f, uint32_t off)
 {
-    return e1000e_pp_read(&f->core, off);
+    return e1000e_pp_read(f->core, off);
 }
 
 void wr(Fake *f, uint32_t off, uint32_t val)
 {
-    e1000e_pp_write(&f->core, off, val);
+    e1000e_pp_write(f->core, off, val);
 }

@@ -18,7 +18,7 @@ typedef struct FakeFrame {
 } FakeFrame;
 
 typedef struct Fake {
-    E1000EPPCore core;
+    E1000EPPCore *core;     /* its own allocation, so ASan sees past it */
     uint8_t mem[FAKE_MEM_BYTES];
     int64_t now;
     int64_t timers[E1000E_PP_TIMER_COUNT];      /* -1: not armed */

@@ -95,17 +95,17 @@ static void scribble_memory(Fake *f)
 
 static int check_invariant(Fake *f, unsigned step)
 {
-    E1000EPPRxCounters *s = &f->core.rxstat;
+    E1000EPPRxCounters *s = &f->core->rxstat;
     uint64_t sum = s->delivered + s->missed + s->filtered + s->oversize +
                    s->undersize + s->not_ready + s->dma_error +
-                   s->flushed + f->core.pktbuf.count;
+                   s->flushed + f->core->pktbuf.count;
 
     if (s->offered != sum) {
         printf("# step %u: offered %llu != accounted %llu\n", step,
                (unsigned long long)s->offered, (unsigned long long)sum);
         return 1;
     }
-    if (f->core.pktbuf.used > E1000E_PP_PKTBUF_BYTES) {
+    if (f->core->pktbuf.used > E1000E_PP_PKTBUF_BYTES) {
         printf("# step %u: packet buffer over capacity\n", step);
         return 1;
     }
@@ -150,7 +150,7 @@ static int run_seed(uint64_t seed)
                 frame[12] = 0x81;
                 frame[13] = 0x00;
             }
-            e1000e_pp_receive(&f->core, frame, len);
+            e1000e_pp_receive(f->core, frame, len);
         } else if (action < 13) {
             scribble_memory(f);
         } else if (action == 13) {
@@ -161,21 +161,21 @@ static int run_seed(uint64_t seed)
             }
             fake_step(f, rnd() % 2000000);
         } else if (action == 14) {
-            e1000e_pp_set_link(&f->core, rnd() % 2);
+            e1000e_pp_set_link(f->core, rnd() % 2);
         } else {
             f->mode = rnd() % 3;
-            e1000e_pp_irq_update(&f->core);
+            e1000e_pp_irq_update(f->core);
         }
         bad = check_invariant(f, step);
     }
     printf("# offered %llu delivered %llu missed %llu filtered %llu "
            "dma_error %llu frames sent %u dma_errors %llu\n",
-           (unsigned long long)f->core.rxstat.offered,
-           (unsigned long long)f->core.rxstat.delivered,
-           (unsigned long long)f->core.rxstat.missed,
-           (unsigned long long)f->core.rxstat.filtered,
-           (unsigned long long)f->core.rxstat.dma_error, f->nframes,
-           (unsigned long long)f->core.dma_errors);
+           (unsigned long long)f->core->rxstat.offered,
+           (unsigned long long)f->core->rxstat.delivered,
+           (unsigned long long)f->core->rxstat.missed,
+           (unsigned long long)f->core->rxstat.filtered,
+           (unsigned long long)f->core->rxstat.dma_error, f->nframes,
+           (unsigned long long)f->core->dma_errors);
     fake_free(f);
     return bad;
 }

@@ -77,15 +77,28 @@ struct E1000EPPState {
 
 /* ---- platform callbacks: one-liners onto QEMU ---- */
 
+/* Outside D0 the function masters nothing: such DMA is a violation. */
+static bool dma_in_d3(E1000EPPState *s, uint64_t addr)
+{
+    if (s->pm_state == 0) {
+        return false;
+    }
+    s->pm_violations++;
+    trace_e1000e_pp_pm_violation("dma", addr);
+    return true;
+}
+
 static int plat_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
 {
-    return pci_dma_read(PCI_DEVICE(opaque), addr, buf, len) != MEMTX_OK;
+    return dma_in_d3(opaque, addr) ||
+           pci_dma_read(PCI_DEVICE(opaque), addr, buf, len) != MEMTX_OK;
 }
 
 static int plat_dma_write(void *opaque, uint64_t addr, const void *buf,
                           size_t len)
 {
-    return pci_dma_write(PCI_DEVICE(opaque), addr, buf, len) != MEMTX_OK;
+    return dma_in_d3(opaque, addr) ||
+           pci_dma_write(PCI_DEVICE(opaque), addr, buf, len) != MEMTX_OK;
 }
 
 static E1000EPPIrqMode plat_irq_mode(void *opaque)
@@ -98,7 +111,15 @@ static E1000EPPIrqMode plat_irq_mode(void *opaque)
 
 static void plat_set_intx(void *opaque, int level)
 {
-    pci_set_irq(PCI_DEVICE(opaque), level);
+    E1000EPPState *s = opaque;
+
+    /* Outside D0 the line is never asserted (it may still drop). */
+    if (level && s->pm_state != 0) {
+        s->pm_violations++;
+        trace_e1000e_pp_pm_violation("intx", 0);
+        return;
+    }
+    pci_set_irq(PCI_DEVICE(s), level);
 }
 
 static void plat_notify(void *opaque, unsigned vector)
@@ -201,11 +222,33 @@ static const E1000EPPPlatform e1000e_pp_platform = {
 
 /* ---- timers ---- */
 
+/*
+ * The core must not be re-entered: a DMA or MSI-X write aimed at our own
+ * BAR0 would run a register handler in the middle of a ring walk. QEMU
+ * guards MMIO dispatch by itself; timers, config writes and the netdev
+ * callbacks engage the same guard here.
+ */
+static bool guard_enter(E1000EPPState *s)
+{
+    MemReentrancyGuard *g = &DEVICE(s)->mem_reentrancy_guard;
+    bool was = g->engaged_in_io;
+
+    g->engaged_in_io = true;
+    return was;
+}
+
+static void guard_leave(E1000EPPState *s, bool was)
+{
+    DEVICE(s)->mem_reentrancy_guard.engaged_in_io = was;
+}
+
 static void e1000e_pp_timer_cb(void *opaque)
 {
     TimerSlot *slot = opaque;
+    bool was = guard_enter(slot->s);
 
     e1000e_pp_timer_fired(&slot->s->core, slot->id);
+    guard_leave(slot->s, was);
 }
 
 /* ---- BARs ---- */
@@ -325,20 +368,26 @@ static ssize_t e1000e_pp_nc_receive(NetClientState *nc, const uint8_t *buf,
                                     size_t size)
 {
     E1000EPPState *s = qemu_get_nic_opaque(nc);
+    bool was, taken;
 
     if (s->pm_state != 0) {
         s->core.rxstat.offered++;
         s->core.rxstat.not_ready++;
         return size;
     }
-    return e1000e_pp_receive(&s->core, buf, size) ? size : 0;
+    was = guard_enter(s);
+    taken = e1000e_pp_receive(&s->core, buf, size);
+    guard_leave(s, was);
+    return taken ? size : 0;
 }
 
 static void e1000e_pp_nc_link_status_changed(NetClientState *nc)
 {
     E1000EPPState *s = qemu_get_nic_opaque(nc);
+    bool was = guard_enter(s);
 
     e1000e_pp_set_link(&s->core, !nc->link_down);
+    guard_leave(s, was);
 }
 
 static NetClientInfo e1000e_pp_net_info = {
@@ -401,8 +450,10 @@ static void e1000e_pp_write_config(PCIDevice *d, uint32_t addr, uint32_t val,
                                    int len)
 {
     E1000EPPState *s = E1000E_PP(d);
+    bool was;
 
     pci_default_write_config(d, addr, val, len);
+    was = guard_enter(s);
     if (range_covers_byte(addr, len, PCI_COMMAND)) {
         e1000e_pp_bus_master(&s->core,
                              d->config[PCI_COMMAND] & PCI_COMMAND_MASTER);
@@ -414,6 +465,7 @@ static void e1000e_pp_write_config(PCIDevice *d, uint32_t addr, uint32_t val,
         ranges_overlap(addr, len, CAP_MSIX, 12)) {
         e1000e_pp_irq_update(&s->core);
     }
+    guard_leave(s, was);
 }
 
 /* The DSN the 82574L builds from its MAC: OUI, FF-FF, then the NIC part. */
@@ -485,6 +537,8 @@ static void e1000e_pp_realize(PCIDevice *d, Error **errp)
     }
     e1000e_pp_core_init(&s->core, &e1000e_pp_platform, s,
                         s->conf.macaddr.a);
+    e1000e_pp_bus_master(&s->core, d->config[PCI_COMMAND] &
+                         PCI_COMMAND_MASTER);
     e1000e_pp_set_link(&s->core, !qemu_get_queue(s->nic)->link_down);
 }
 
@@ -511,6 +565,8 @@ static void e1000e_pp_reset(DeviceState *dev)
     s->pm_state = 0;
     s->ioaddr = 0;
     e1000e_pp_core_reset(&s->core);
+    e1000e_pp_bus_master(&s->core, PCI_DEVICE(s)->config[PCI_COMMAND] &
+                         PCI_COMMAND_MASTER);
     e1000e_pp_set_link(&s->core, !qemu_get_queue(s->nic)->link_down);
 }
 

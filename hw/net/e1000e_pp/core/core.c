@@ -8,9 +8,9 @@
 #include "internal.h"
 
 /*
- * §5.x: after CTRL.RST the NVM is read again; EECD.AUTO_RD stays clear
- * until that finishes. Linux polls it at most 10 times 1-2 ms apart
- * (e1000e_get_auto_rd_done), so the window must stay well inside 10 ms.
+ * After CTRL.RST the NVM is read again (NVM auto-load); EECD.AUTO_RD
+ * stays clear until that finishes. Linux polls it at most 10 times 1-2 ms
+ * apart (e1000e_get_auto_rd_done): the window must stay well inside 10 ms.
  */
 #define NVM_AUTO_READ_NS    (1000 * 1000)
 
@@ -64,7 +64,7 @@ void e1000e_pp_core_reset(E1000EPPCore *c)
 void e1000e_pp_nvm_reload(E1000EPPCore *c)
 {
     REG(c, EECD) &= ~EECD_AUTO_RD;
-    REG(c, EEMNGCTL) &= ~(1u << 18);
+    REG(c, EEMNGCTL) &= ~EEMNGCTL_CFG_DONE0;
     e1000e_pp_arm(c, E1000E_PP_TIMER_AUTO_RD, NVM_AUTO_READ_NS);
 }
 
@@ -72,7 +72,7 @@ static void nvm_reload_done(E1000EPPCore *c)
 {
     REG(c, EECD) |= EECD_AUTO_RD;
     /* EEMNGCTL.CFG_DONE0: Linux waits for it before touching the PHY. */
-    REG(c, EEMNGCTL) |= 1u << 18;
+    REG(c, EEMNGCTL) |= EEMNGCTL_CFG_DONE0;
 }
 
 void e1000e_pp_ctrl_write(E1000EPPCore *c, uint32_t off, uint32_t val)
@@ -89,7 +89,10 @@ void e1000e_pp_ctrl_write(E1000EPPCore *c, uint32_t off, uint32_t val)
     if (val & CTRL_PHY_RST) {
         e1000e_pp_phy_reset(c);
     }
-    /* Speed and link are resolved by the PHY; SLU just lets them through. */
+    /*
+     * Speed, duplex and link come from the PHY's resolution (the model
+     * has no forced-speed MAC modes); a write may let a held ring go on.
+     */
     e1000e_pp_tx_run(c);
 }
 
@@ -144,7 +147,7 @@ uint32_t e1000e_pp_swsm_read(E1000EPPCore *c, uint32_t off)
 {
     uint32_t v = REG(c, SWSM);
 
-    /* §10.2.8.x: SMBI is a read-to-acquire semaphore bit. */
+    /* SWSM.SMBI is a read-to-acquire semaphore bit. */
     REG(c, SWSM) |= SWSM_SMBI;
     return v;
 }
@@ -154,9 +157,7 @@ void e1000e_pp_bus_master(E1000EPPCore *c, bool enabled)
     c->bus_master = enabled;
     if (enabled) {
         e1000e_pp_tx_run(c);
-        if (e1000e_pp_can_receive(c)) {
-            c->plat->rx_ready(c->opaque);
-        }
+        e1000e_pp_rx_drain(c);
     }
 }
 
@@ -169,7 +170,7 @@ static bool dma_allowed(E1000EPPCore *c, uint64_t addr, size_t len)
         return false;
     }
     if (addr + len < addr) {
-        e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, REG_SPACE_BYTES,
+        e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, RDBAL,
                       "DMA range 0x%llx+%zu wraps",
                       (unsigned long long)addr, len);
         return false;

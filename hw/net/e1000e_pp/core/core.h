@@ -91,7 +91,7 @@ typedef struct E1000EPPRxInfo {
 } E1000EPPRxInfo;
 
 /*
- * The on-chip receive packet buffer (§3.x, PBA.RXA KB of the 40 KB):
+ * The on-chip receive packet buffer (PBA.RXA KB of the 40 KB):
  * frames wait here, already stripped and with their FCS, while the ring
  * has no descriptors for them.
  */
@@ -158,11 +158,18 @@ typedef struct E1000EPPTxContext {
 
 /* A packet being gathered from Tx data descriptors. */
 typedef struct E1000EPPTxPacket {
+    bool started;            /* its first descriptor has been seen */
     size_t len;              /* bytes gathered (non-TSO) or in this segment */
+    /*
+     * The offload context as it was at the packet's first descriptor: a
+     * context descriptor arriving mid-packet applies to the next one.
+     */
+    E1000EPPTxContext ctx;
     bool tse;                /* TCP segmentation for this packet */
     bool ixsm, txsm;         /* insert IP / TCP-UDP checksum */
+    bool ic;                 /* legacy: insert a checksum at CSO from CSS */
+    uint8_t css, cso;
     bool vle;                /* insert the VLAN tag below */
-    bool ifcs;
     uint16_t vlan;
     bool dropping;           /* a bad descriptor poisoned this packet */
     /* TSO state */
@@ -218,6 +225,7 @@ typedef struct E1000EPPCore {
     E1000EPPRxCounters rxstat;
     bool rx_backpressure;    /* property: hold frames upstream, never drop */
     bool rx_halted;          /* a DMA failed; until RCTL.EN is rewritten */
+    bool rxdmt_low;          /* free descriptors at or below RDMTS */
     bool tx_halted;          /* a DMA failed; until TCTL.EN is rewritten */
 
     /* Rate limiting of log messages: one per register and kind. */

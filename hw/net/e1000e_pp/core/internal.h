@@ -141,7 +141,7 @@ void e1000e_pp_rx_parse(E1000EPPCore *c, const uint8_t *f, size_t len,
 RxFormat e1000e_pp_rx_format(E1000EPPCore *c);
 size_t e1000e_pp_rx_buf_size(E1000EPPCore *c);
 uint32_t e1000e_pp_rx_ring_free(E1000EPPCore *c);
-unsigned e1000e_pp_rx_descriptors_needed(E1000EPPCore *c, size_t len);
+unsigned e1000e_pp_rx_descriptors_needed(E1000EPPCore *c, const RxFrame *fr);
 bool e1000e_pp_rx_ring_put(E1000EPPCore *c, const RxFrame *fr);
 void e1000e_pp_rx_wb_flush(E1000EPPCore *c);
 
@@ -230,6 +230,21 @@ static inline void put_le32(uint8_t *p, uint32_t v)
     p[1] = v >> 8;
     p[2] = v >> 16;
     p[3] = v >> 24;
+}
+
+/*
+ * RXDCTL/TXDCTL.WTHRESH as a descriptor count: GRAN (bit 24) = 1 counts
+ * descriptors, GRAN = 0 cache lines of 256 bytes (82583V TXDCTL: "16
+ * descriptors cacheline - 256 bytes"). Capped at what the model holds.
+ */
+static inline unsigned e1000e_pp_wthresh(uint32_t dctl, unsigned desc_bytes)
+{
+    unsigned w = (dctl >> 16) & 0x3f;
+
+    if (!(dctl & (1u << 24))) {
+        w *= 256 / desc_bytes;
+    }
+    return w > E1000E_PP_WB_MAX ? E1000E_PP_WB_MAX : w;
 }
 
 static inline void e1000e_pp_arm(E1000EPPCore *c, E1000EPPTimer t,

@@ -191,6 +191,10 @@ void e1000e_pp_raise(E1000EPPCore *c, uint32_t causes)
 
 void e1000e_pp_throttle_expired(E1000EPPCore *c, E1000EPPTimer timer)
 {
+    unsigned vec = timer - E1000E_PP_TIMER_EITR0;
+    uint32_t ivar = REG(c, IVAR), causes = 0;
+    unsigned i;
+
     if (timer == E1000E_PP_TIMER_ITR) {
         c->itr_window = false;
         if (c->itr_pending) {
@@ -199,9 +203,6 @@ void e1000e_pp_throttle_expired(E1000EPPCore *c, E1000EPPTimer timer)
         }
         return;
     }
-    unsigned vec = timer - E1000E_PP_TIMER_EITR0;
-    uint32_t ivar = REG(c, IVAR), causes = 0;
-    unsigned i;
 
     c->eitr_window[vec] = false;
     if (!c->eitr_pending[vec]) {
@@ -267,47 +268,6 @@ void e1000e_pp_imc_write(E1000EPPCore *c, uint32_t off, uint32_t val)
     e1000e_pp_intr_update(c);
 }
 
-/*
- * §7.4.4 Receive: RDTR restarts on every frame, RADV runs from the first
- * frame after the last interrupt; whichever expires first raises RXT0.
- * RDTR = 0 means no delay at all.
- */
-void e1000e_pp_rx_delay_start(E1000EPPCore *c)
-{
-    uint32_t rdtr = REG(c, RDTR) & 0xffff, radv = REG(c, RADV) & 0xffff;
-
-    if (!rdtr) {
-        e1000e_pp_rx_wb_flush(c);
-        e1000e_pp_raise(c, ICR_RXT0);
-        return;
-    }
-    e1000e_pp_arm(c, E1000E_PP_TIMER_RDTR, (int64_t)rdtr * DELAY_UNIT_NS);
-    c->rdtr_armed = true;
-    if (radv && !c->radv_armed) {
-        e1000e_pp_arm(c, E1000E_PP_TIMER_RADV,
-                      (int64_t)radv * DELAY_UNIT_NS);
-        c->radv_armed = true;
-    }
-}
-
-/* §7.4.4 Transmit: the same pair, TIDV/TADV, for descriptors with IDE. */
-void e1000e_pp_tx_delay_start(E1000EPPCore *c, bool ide)
-{
-    uint32_t tidv = REG(c, TIDV) & 0xffff, tadv = REG(c, TADV) & 0xffff;
-
-    if (!ide || !tidv) {
-        e1000e_pp_raise(c, ICR_TXDW);
-        return;
-    }
-    e1000e_pp_arm(c, E1000E_PP_TIMER_TIDV, (int64_t)tidv * DELAY_UNIT_NS);
-    c->tidv_armed = true;
-    if (tadv && !c->tadv_armed) {
-        e1000e_pp_arm(c, E1000E_PP_TIMER_TADV,
-                      (int64_t)tadv * DELAY_UNIT_NS);
-        c->tadv_armed = true;
-    }
-}
-
 static void rx_delay_flush(E1000EPPCore *c)
 {
     /* Expiry writes back what WTHRESH held, then interrupts (§7.1.9). */
@@ -325,6 +285,48 @@ static void tx_delay_flush(E1000EPPCore *c)
     e1000e_pp_disarm(c, E1000E_PP_TIMER_TADV);
     c->tidv_armed = c->tadv_armed = false;
     e1000e_pp_raise(c, ICR_TXDW);
+}
+
+/*
+ * §7.4.4 Receive: RDTR restarts on every frame, RADV runs from the first
+ * frame after the last interrupt; whichever expires first raises RXT0.
+ * RDTR = 0 means no delay at all.
+ */
+void e1000e_pp_rx_delay_start(E1000EPPCore *c)
+{
+    uint32_t rdtr = REG(c, RDTR) & 0xffff, radv = REG(c, RADV) & 0xffff;
+
+    if (!rdtr) {
+        /* An immediate interrupt also halts a running RADV (§7.4.4). */
+        rx_delay_flush(c);
+        return;
+    }
+    e1000e_pp_arm(c, E1000E_PP_TIMER_RDTR, (int64_t)rdtr * DELAY_UNIT_NS);
+    c->rdtr_armed = true;
+    if (radv && !c->radv_armed) {
+        e1000e_pp_arm(c, E1000E_PP_TIMER_RADV,
+                      (int64_t)radv * DELAY_UNIT_NS);
+        c->radv_armed = true;
+    }
+}
+
+/* §7.4.4 Transmit: the same pair, TIDV/TADV, for descriptors with IDE. */
+void e1000e_pp_tx_delay_start(E1000EPPCore *c, bool ide)
+{
+    uint32_t tidv = REG(c, TIDV) & 0xffff, tadv = REG(c, TADV) & 0xffff;
+
+    if (!ide || !tidv) {
+        /* An immediate interrupt also halts a running TADV (§7.4.4). */
+        tx_delay_flush(c);
+        return;
+    }
+    e1000e_pp_arm(c, E1000E_PP_TIMER_TIDV, (int64_t)tidv * DELAY_UNIT_NS);
+    c->tidv_armed = true;
+    if (tadv && !c->tadv_armed) {
+        e1000e_pp_arm(c, E1000E_PP_TIMER_TADV,
+                      (int64_t)tadv * DELAY_UNIT_NS);
+        c->tadv_armed = true;
+    }
 }
 
 void e1000e_pp_delay_fired(E1000EPPCore *c, E1000EPPTimer timer)

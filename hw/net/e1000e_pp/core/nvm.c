@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The NVM (§5.x, §6 "NVM Map") and its register interfaces EECD, EERD
+ * The NVM (the datasheet's NVM map) and its register interfaces EECD, EERD
  * and EEWR. The image is a 64-word SPI EEPROM whose words 0x00-0x3F sum
- * to 0xBABA (§6.1.x "Checksum Word"); Linux validates that at probe.
+ * to 0xBABA (the NVM checksum word); Linux validates that at probe.
  */
 #include <string.h>
 

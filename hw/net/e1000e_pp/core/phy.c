@@ -85,7 +85,7 @@ bool e1000e_pp_link_up(E1000EPPCore *c)
 }
 
 /*
- * §7.4.x: ICR.LSC on every change of STATUS.LU. Compared against the
+ * ICR.LSC on every change of STATUS.LU. Compared against the
  * state last reported, so callers may change the inputs first.
  */
 static void link_report(E1000EPPCore *c)
@@ -99,7 +99,7 @@ static void link_report(E1000EPPCore *c)
     e1000e_pp_raise(c, ICR_LSC);
     if (up) {
         e1000e_pp_tx_run(c);
-        c->plat->rx_ready(c->opaque);
+        e1000e_pp_rx_drain(c);
     }
 }
 
@@ -186,7 +186,7 @@ static void bmcr_write(E1000EPPCore *c, uint16_t val)
     uint16_t old = c->phy[MII_BMCR];
     bool restart;
 
-    /* RESET and ANRESTART are self-clearing (§10.4.x). */
+    /* RESET and ANRESTART are self-clearing (IEEE 802.3 clause 22). */
     c->phy[MII_BMCR] = val & ~(BMCR_RESET | BMCR_ANRESTART);
 
     if (val & BMCR_ISOLATE) {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The on-chip receive packet buffer (82574L §3.x, sized by PBA.RXA) and
- * the flow control it drives (§3.x, XOFF/XON with CTRL.TFCE).
+ * The on-chip receive packet buffer (40 KB on chip, the receive share
+ * sized by PBA.RXA) and the flow control it drives (802.3 Annex 31B PAUSE
+ * frames, with CTRL.TFCE).
  *
  * A frame that passed the filters waits here while the ring has no
  * descriptors for it; the buffer then overflows into MPC/RXO. Each
@@ -61,7 +62,7 @@ static void send_pause(E1000EPPCore *c, uint16_t quanta)
 }
 
 /*
- * §3.x: with CTRL.TFCE, XOFF (pause time FCTTV) once the buffer fills
+ * With CTRL.TFCE, XOFF (pause time FCTTV) once the buffer fills
  * past FCRTH, XON when it drains below FCRTL if FCRTL.XONE is set.
  */
 static void flow_control(E1000EPPCore *c)
@@ -78,7 +79,7 @@ static void flow_control(E1000EPPCore *c)
         send_pause(c, (uint16_t)REG(c, FCTTV));
     } else if (pb->xoff_sent && pb->used < low) {
         pb->xoff_sent = false;
-        if (REG(c, FCRTL) & (1u << 31)) {
+        if (REG(c, FCRTL) & FCRTL_XONE) {
             send_pause(c, 0);
         }
     }
@@ -149,7 +150,7 @@ void e1000e_pp_pktbuf_reset(E1000EPPCore *c)
 {
     E1000EPPPktBuf *pb = &c->pktbuf;
 
-    /* §4.x: a reset empties the packet buffer; account for what was lost. */
+    /* A reset empties the packet buffer; account for what was lost. */
     c->rxstat.flushed += pb->count;
     pb->head = pb->count = 0;
     pb->write = pb->used = 0;

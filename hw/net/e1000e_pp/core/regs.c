@@ -289,7 +289,7 @@ void e1000e_pp_regs_reset(E1000EPPCore *c, bool keep_pba)
             c->regs[(ri->offset + n * reg_stride(ri)) >> 2] = ri->reset;
         }
     }
-    /* §10.2.2.x: a software reset (CTRL.RST) keeps the PBA split. */
+    /* CTRL.RST keeps the PBA split (docs/fidelity.md: a model choice). */
     if (keep_pba) {
         REG(c, PBA) = pba;
     }

@@ -81,6 +81,7 @@
 #define   PBA_TOTAL_KB      40
 #define PBS             0x01008
 #define EEMNGCTL        0x01010
+#define   EEMNGCTL_CFG_DONE0 (1u << 18)
 #define EEWR            0x0102c
 #define FLASHT          0x01028
 #define FLSWCTL         0x01030
@@ -153,6 +154,7 @@
 #define   RCTL_FLXBUF_SHIFT 27
 #define   RCTL_FLXBUF_MASK  (0xfu << 27)
 #define FCRTL           0x02160
+#define   FCRTL_XONE        (1u << 31)
 #define FCRTH           0x02168
 #define PSRCTL          0x02170
 #define   PSRCTL_BSIZE0_MASK  0x7fu

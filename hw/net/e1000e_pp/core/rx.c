@@ -19,7 +19,7 @@
 #define ETH_ZLEN        60      /* shortest frame on the wire, no FCS */
 #define ETH_FCS_LEN     4
 #define VLAN_HLEN       4
-/* §7.1.1.x: RCTL.LPE=0 takes 1518 bytes with FCS, 1522 when tagged. */
+/* Long packets: RCTL.LPE=0 takes 1518 bytes with FCS, 1522 when tagged. */
 #define MAX_STD_FRAME   1518
 /*
  * With LPE=1 the datasheet's limit is 9018 bytes; the model takes the
@@ -90,10 +90,9 @@ static bool rx_to_ring(E1000EPPCore *c, const RxFrame *fr)
     return true;
 }
 
-static bool ring_takes(E1000EPPCore *c, size_t len)
+static bool ring_takes(E1000EPPCore *c, const RxFrame *fr)
 {
-    return e1000e_pp_rx_ring_free(c) >=
-           e1000e_pp_rx_descriptors_needed(c, len);
+    return e1000e_pp_rx_ring_free(c) >= e1000e_pp_rx_descriptors_needed(c, fr);
 }
 
 void e1000e_pp_rx_drain(E1000EPPCore *c)
@@ -104,7 +103,7 @@ void e1000e_pp_rx_drain(E1000EPPCore *c)
     /* Bounded by the frames the buffer can hold. */
     for (guard = 0; guard < E1000E_PP_PKTBUF_FRAMES; guard++) {
         if (!rx_dma_ready(c) || !e1000e_pp_pktbuf_peek(c, &fr) ||
-            !ring_takes(c, fr.len)) {
+            !ring_takes(c, &fr)) {
             break;
         }
         rx_to_ring(c, &fr);
@@ -122,7 +121,7 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len)
     uint32_t rctl = REG(c, RCTL);
     size_t wire_len, max, strip = 0;
     uint8_t fcs[ETH_FCS_LEN];
-    bool tagged;
+    bool tagged, fits;
     RxFrame fr;
 
     memset(&fr, 0, sizeof(fr));
@@ -139,12 +138,12 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len)
     }
     /* A transmitting MAC pads to the minimum; netdev peers may not. */
     wire_len = (len < ETH_ZLEN ? ETH_ZLEN : len) + ETH_FCS_LEN;
-    e1000e_pp_stats_rx_total(c, wire_len);
     tagged = get_be16(frame + 12) == (REG(c, VET) & 0xffff) &&
              len >= ETH_HLEN + VLAN_HLEN;
     max = ((rctl & RCTL_LPE) ? MAX_LONG_FRAME : MAX_STD_FRAME) +
           (tagged ? VLAN_HLEN : 0);
     if (wire_len > max) {
+        e1000e_pp_stats_rx_total(c, wire_len);
         c->rxstat.oversize++;
         e1000e_pp_stat_inc(c, ROC);
         rx_trace(c, len, 0, "oversize");
@@ -152,12 +151,13 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len)
     }
     if (!e1000e_pp_rx_address_match(c, frame) ||
         (tagged && !e1000e_pp_rx_vlan_match(c, get_be16(frame + 14)))) {
+        e1000e_pp_stats_rx_total(c, wire_len);
         c->rxstat.filtered++;
         rx_trace(c, len, 0, "filtered");
         return true;
     }
 
-    /* §7.1.x VLAN strip: the tag goes to the descriptor, VP is set. */
+    /* VLAN strip (CTRL.VME): the tag goes to the descriptor, VP is set. */
     if (tagged && (REG(c, CTRL) & CTRL_VME)) {
         strip = VLAN_HLEN;
         fr.info.vp = true;
@@ -174,7 +174,7 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len)
     }
     e1000e_pp_rx_parse(c, frame, len, strip, &fr.info);
     if (!(rctl & RCTL_SECRC)) {
-        /* The frame's own CRC-32, as on the wire: LSB first (§7.1.x). */
+        /* The frame's own CRC-32, as on the wire: LSB first */
         uint32_t crc = e1000e_pp_crc32_update(E1000E_PP_CRC_INIT, frame,
                                               len);
         if (len < ETH_ZLEN) {
@@ -184,13 +184,22 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len)
         rxframe_add(&fr, fcs, ETH_FCS_LEN);
     }
 
-    if (!ring_takes(c, fr.len)) {
-        /* §10.2.7: RNBC counts frames that found no free descriptor. */
+    fits = ring_takes(c, &fr);
+    if (c->rx_backpressure && !(fits && e1000e_pp_pktbuf_empty(c) &&
+                                rx_dma_ready(c)) &&
+        !e1000e_pp_pktbuf_room(c, wire_len)) {
+        /* Not taken: QEMU holds it and offers it again; nothing counts. */
+        rx_trace(c, len, 0, "back-pressure");
+        return false;
+    }
+    e1000e_pp_stats_rx_total(c, wire_len);
+    if (!fits) {
+        /* RNBC counts frames that found no free descriptor (§10.2.7). */
         e1000e_pp_stat_inc(c, RNBC);
     } else if (e1000e_pp_pktbuf_empty(c) && rx_dma_ready(c)) {
         e1000e_pp_stats_rx_good(c, frame, wire_len);
         rx_to_ring(c, &fr);
-        rx_trace(c, len, e1000e_pp_rx_descriptors_needed(c, fr.len),
+        rx_trace(c, len, e1000e_pp_rx_descriptors_needed(c, &fr),
                  "delivered");
         return true;
     }
@@ -202,11 +211,7 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len)
         e1000e_pp_rx_drain(c);
         return true;
     }
-    if (c->rx_backpressure) {
-        rx_trace(c, len, 0, "back-pressure");
-        return false;
-    }
-    /* The packet buffer overflowed: MPC and ICR.RXO (§7.4.x). */
+    /* The packet buffer overflowed: MPC and ICR.RXO */
     c->rxstat.missed++;
     e1000e_pp_stat_inc(c, MPC);
     e1000e_pp_stat_inc(c, ICRXOC);
@@ -263,4 +268,5 @@ void e1000e_pp_rx_reset(E1000EPPCore *c)
     e1000e_pp_pktbuf_reset(c);
     c->rxwb.count = 0;
     c->rx_halted = false;
+    c->rxdmt_low = false;
 }

@@ -27,14 +27,16 @@ bool e1000e_pp_rx_address_match(E1000EPPCore *c, const uint8_t *da)
         return rctl & (RCTL_BAM | RCTL_MPE | RCTL_UPE);
     }
     if (da[0] & 1) {
-        unsigned mo = (rctl & RCTL_MO_MASK) >> RCTL_MO_SHIFT;
+        /* RCTL.MO picks address bits 47:36, 46:35, 45:34 or 43:32. */
+        static const unsigned shift[4] = { 4, 3, 2, 0 };
+        unsigned sh = shift[(rctl & RCTL_MO_MASK) >> RCTL_MO_SHIFT];
         uint16_t hash;
 
         if (rctl & RCTL_MPE) {
             return true;
         }
-        /* §7.1.1.2: 12 bits of the address pick one MTA bit (RCTL.MO). */
-        hash = (uint16_t)((da[4] >> (4 - mo)) | (da[5] << (4 + mo)));
+        /* §7.1.1.2: those 12 bits of the address pick one MTA bit. */
+        hash = (uint16_t)((da[4] >> sh) | (da[5] << (8 - sh)));
         hash &= 0xfff;
         return REG(c, MTA + (hash >> 5) * 4) & (1u << (hash & 31));
     }
@@ -129,16 +131,27 @@ void e1000e_pp_rx_parse(E1000EPPCore *c, const uint8_t *f, size_t len,
         l3 += VLAN_HLEN;
     }
     /*
-     * Packet checksum from RXCSUM.PCSS to the end (§10.2.5.14), only
-     * where a descriptor will carry it: legacy, or extended without PCSD.
+     * Packet checksum from RXCSUM.PCSS to the end of the frame as the
+     * host gets it, a stripped VLAN tag excluded (§7.1.7), only where a
+     * descriptor carries it: legacy, or extended without PCSD.
      */
-    if (pcss >= 12) {
+    if (e1000e_pp_rx_format(c) == RX_LEGACY || !(rxcsum & RXCSUM_PCSD)) {
+        uint32_t sum = 0, rest;
+        bool odd = false;
+
+        if (strip_off && pcss < 12) {
+            sum = e1000e_pp_csum_add(0, f + pcss, 12 - pcss);
+            odd = (12 - pcss) & 1;
+            pcss = 12;
+        }
         pcss += strip_off;
-    }
-    if (pcss < len && (e1000e_pp_rx_format(c) == RX_LEGACY ||
-                       !(rxcsum & RXCSUM_PCSD))) {
-        info->pkt_csum = e1000e_pp_csum_fold(
-            e1000e_pp_csum_add(0, f + pcss, len - pcss));
+        if (pcss < len) {
+            rest = e1000e_pp_csum_fold(e1000e_pp_csum_add(0, f + pcss,
+                                                          len - pcss));
+            /* After an odd number of bytes the pairing swaps (RFC 1071). */
+            sum += odd ? (uint16_t)(rest << 8 | rest >> 8) : rest;
+        }
+        info->pkt_csum = e1000e_pp_csum_fold(sum);
     }
 
     if (type == 0x0800 && len >= l3 + 20 && (f[l3] >> 4) == 4) {

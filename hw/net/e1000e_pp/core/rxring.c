@@ -11,7 +11,6 @@
 
 #define RXDEXT_ERR_SHIFT    24      /* extended: errors in bits 31:24 */
 #define RXDPS_HDRSTAT_HS    (1u << 15)
-#define RXDCTL_WTHRESH(v)   (((v) >> 16) & 0x3f)
 
 RxFormat e1000e_pp_rx_format(E1000EPPCore *c)
 {
@@ -70,7 +69,12 @@ uint32_t e1000e_pp_rx_ring_free(E1000EPPCore *c)
     RxFormat f = e1000e_pp_rx_format(c);
     uint32_t n = ring_units(c), h = REG(c, RDH), t = REG(c, RDT);
 
-    if (!n || h >= n || t >= n) {
+    if (!n || h >= n || t >= n || (desc_units(f) == 2 && ((h | t) & 1))) {
+        if (n && t != h) {
+            e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, RDT,
+                          "Rx ring: RDH %u / RDT %u not descriptors of a "
+                          "%u-unit ring; receive waits", h, t, n);
+        }
         return 0;
     }
     /* RDH == RDT: the ring holds no descriptors for the device. */
@@ -88,26 +92,42 @@ static size_t ps_buf_size(E1000EPPCore *c, unsigned i)
     return ((ps >> (8 * i)) & PSRCTL_BSIZE123_MASK) * 1024;
 }
 
-unsigned e1000e_pp_rx_descriptors_needed(E1000EPPCore *c, size_t len)
+/* Bytes buffer 0 of a frame's first packet-split descriptor takes. */
+static size_t ps_first_chunk(E1000EPPCore *c, const RxFrame *fr)
 {
-    size_t per = 0;
+    size_t cap = ps_buf_size(c, 0);
+
+    /* §7.1.5: the header alone, when recognised and it fits... */
+    if (fr->info.hdr_len && fr->info.hdr_len <= cap &&
+        fr->info.hdr_len < fr->len) {
+        return fr->info.hdr_len;
+    }
+    /* ...else buffer 0 simply fills up first. */
+    return fr->len < cap ? fr->len : cap;
+}
+
+unsigned e1000e_pp_rx_descriptors_needed(E1000EPPCore *c, const RxFrame *fr)
+{
+    size_t per = 0, len = fr->len;
     unsigned i;
 
     if (e1000e_pp_rx_format(c) != RX_SPLIT) {
         per = e1000e_pp_rx_buf_size(c);
-        return per ? (unsigned)((len + per - 1) / per) : UINT32_MAX;
+        return (unsigned)((len + per - 1) / per);
     }
-    /* The first descriptor has all four buffers, the others 1-3. */
+    /* The first descriptor: buffer 0 as placed, then buffers 1-3. */
     for (i = 1; i < 4; i++) {
         per += ps_buf_size(c, i);
     }
-    if (len <= per + ps_buf_size(c, 0)) {
+    len -= ps_first_chunk(c, fr);
+    if (len <= per) {
         return 1;
     }
     if (!per) {
         return UINT32_MAX;   /* nothing beyond buffer 0 can be stored */
     }
-    len -= per + ps_buf_size(c, 0);
+    /* Continuations leave buffer 0 empty. */
+    len -= per;
     return 1 + (unsigned)((len + per - 1) / per);
 }
 
@@ -151,19 +171,12 @@ void e1000e_pp_rx_wb_flush(E1000EPPCore *c)
 }
 
 /*
- * §10.2.5.x RXDCTL.WTHRESH: descriptors are written back in bursts of
- * WTHRESH (in descriptors with GRAN=1, in 64-byte cache lines with
- * GRAN=0). WTHRESH 0 or 1 writes each one back at once.
+ * RXDCTL.WTHRESH: descriptors are written back in bursts of WTHRESH;
+ * 0 or 1 writes each one back at once.
  */
 static unsigned wb_threshold(E1000EPPCore *c, RxFormat f)
 {
-    uint32_t rxdctl = REG(c, RXDCTL);
-    unsigned w = RXDCTL_WTHRESH(rxdctl);
-
-    if (!(rxdctl & RXDCTL_GRAN)) {
-        w *= 64 / desc_size(f);
-    }
-    return w > E1000E_PP_WB_MAX ? E1000E_PP_WB_MAX : w;
+    return e1000e_pp_wthresh(REG(c, RXDCTL), desc_size(f));
 }
 
 static void wb_queue(E1000EPPCore *c, uint64_t addr, const uint8_t *d,
@@ -260,11 +273,12 @@ static bool fill_chained(E1000EPPCore *c, RxFormat f, const RxFrame *fr)
  */
 static bool fill_split(E1000EPPCore *c, const RxFrame *fr)
 {
-    uint32_t n = ring_units(c);
+    uint32_t avail = e1000e_pp_rx_ring_free(c);
     size_t done = 0;
     unsigned guard;
 
-    for (guard = 0; done < fr->len && guard < n; guard++) {
+    /* Only descriptors the guest posted: RDH never passes RDT. */
+    for (guard = 0; done < fr->len && guard < avail; guard++) {
         uint64_t daddr = ring_base(c) + (uint64_t)REG(c, RDH) * 16;
         uint16_t lens[4] = { 0 }, hdr_status = 0;
         uint8_t d[32];
@@ -278,10 +292,11 @@ static bool fill_split(E1000EPPCore *c, const RxFrame *fr)
         for (i = done ? 1 : 0; i < 4 && done < fr->len; i++) {
             size_t cap = ps_buf_size(c, i), chunk;
 
-            if (i == 0 && done == 0 && fr->info.hdr_len &&
-                fr->info.hdr_len <= cap && fr->info.hdr_len < fr->len) {
-                chunk = fr->info.hdr_len;
-                hdr_status = RXDPS_HDRSTAT_HS | (uint16_t)chunk;
+            if (i == 0) {
+                chunk = ps_first_chunk(c, fr);
+                if (chunk == fr->info.hdr_len && chunk < fr->len) {
+                    hdr_status = RXDPS_HDRSTAT_HS | (uint16_t)chunk;
+                }
             } else {
                 chunk = fr->len - done < cap ? fr->len - done : cap;
             }
@@ -318,11 +333,14 @@ static void check_min_threshold(E1000EPPCore *c, RxFormat f)
     unsigned rdmts = (REG(c, RCTL) & RCTL_RDMTS_MASK) >> RCTL_RDMTS_SHIFT;
     uint32_t n = ring_units(c) / desc_units(f);
 
-    /* §7.1.4.x: RXDMT0 once free descriptors fall to 1/2, 1/4, 1/8. */
-    if (rdmts < 3 && e1000e_pp_rx_ring_free(c) <= (n >> (rdmts + 1))) {
+    bool low = rdmts < 3 && e1000e_pp_rx_ring_free(c) <= (n >> (rdmts + 1));
+
+    /* RXDMT0 when free descriptors fall to 1/2, 1/4 or 1/8 (RCTL.RDMTS). */
+    if (low && !c->rxdmt_low) {
         e1000e_pp_stat_inc(c, ICRXDMTC);
         e1000e_pp_raise(c, ICR_RXDMT0);
     }
+    c->rxdmt_low = low;
 }
 
 /*
@@ -338,7 +356,7 @@ bool e1000e_pp_rx_ring_put(E1000EPPCore *c, const RxFrame *fr)
     bool ok;
 
     /* Flush first so a failure below can drop just this frame's entries. */
-    if (c->rxwb.count + e1000e_pp_rx_descriptors_needed(c, fr->len) >
+    if (c->rxwb.count + e1000e_pp_rx_descriptors_needed(c, fr) >
         E1000E_PP_WB_MAX) {
         e1000e_pp_rx_wb_flush(c);
     }

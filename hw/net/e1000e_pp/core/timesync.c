@@ -70,7 +70,7 @@ void e1000e_pp_timadj_write(E1000EPPCore *c, uint32_t off, uint32_t val)
 {
     REG(c, off) = val;
     if (off == TIMADJH) {
-        /* §10.2.9.x: TIMADJH bit 31 is the sign of the adjustment. */
+        /* TIMADJH bit 31 is the sign of the adjustment. */
         uint64_t adj = REG(c, TIMADJL) |
                        (uint64_t)(REG(c, TIMADJH) & 0x7fffffff) << 32;
         uint64_t now = systim_now(c);

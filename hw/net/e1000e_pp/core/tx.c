@@ -9,7 +9,6 @@
 #include "internal.h"
 
 #define TXD_CMD_EOP     (1u << 0)
-#define TXD_CMD_IFCS    (1u << 1)
 #define TXD_CMD_IC      (1u << 2)   /* legacy: insert checksum */
 #define TXD_CMD_TSE     (1u << 2)   /* data: TCP segmentation */
 #define TXD_CMD_RS      (1u << 3)
@@ -35,7 +34,7 @@
 /* Work per register write or timer slice: descriptors, and data bytes. */
 #define TX_BUDGET       256
 #define TX_BYTE_BUDGET  (1024 * 1024)
-/* §7.2.x: without TSO the 82574 sends at most a 16 KB packet. */
+/* Without TSO the 82574 sends at most a 16 KB packet. */
 #define TX_MAX_PLAIN    16384
 
 static uint8_t *tx_frame(E1000EPPCore *c)
@@ -89,7 +88,7 @@ static void tx_emit(E1000EPPCore *c, size_t len)
         return;
     }
     if (p->vle && (REG(c, CTRL) & CTRL_VME)) {
-        /* §7.2.x: the tag goes after the addresses, VET as its type. */
+        /* The tag goes after the addresses, VET as its type. */
         memmove(f - 4, f, 12);
         f -= 4;
         put_be16(f + 12, (uint16_t)REG(c, VET));
@@ -109,22 +108,17 @@ static void tx_emit(E1000EPPCore *c, size_t len)
         tx_trace(c, len, "send");
         c->plat->send(c->opaque, f, len);
     }
-    if (f != tx_frame(c)) {
-        /* Undo the tag so a following TSO segment finds its header. */
-        memmove(tx_frame(c), f, 12);
-    }
 }
 
 /* Plain packet: offloads from the legacy CSO/CSS or the context. */
-static void tx_finish_plain(E1000EPPCore *c, size_t len, uint8_t legacy_cso,
-                            uint8_t legacy_css, bool legacy_ic)
+static void tx_finish_plain(E1000EPPCore *c, size_t len)
 {
     E1000EPPTxPacket *p = &c->txpkt;
-    E1000EPPTxContext *x = &c->txctx;
+    E1000EPPTxContext *x = &p->ctx;
     uint8_t *f = tx_frame(c);
 
-    if (legacy_ic) {
-        insert_csum(f, len, legacy_css, 0, legacy_cso, 0);
+    if (p->ic) {
+        insert_csum(f, len, p->css, 0, p->cso, 0);
     }
     if (p->ixsm) {
         insert_csum(f, len, x->ipcss, x->ipcse, x->ipcso, 0);
@@ -139,7 +133,7 @@ static void tx_finish_plain(E1000EPPCore *c, size_t len, uint8_t legacy_cso,
 static void tx_emit_segment(E1000EPPCore *c, uint32_t pay, bool last)
 {
     E1000EPPTxPacket *p = &c->txpkt;
-    E1000EPPTxContext *x = &c->txctx;
+    E1000EPPTxContext *x = &c->txpkt.ctx;
     uint8_t *f = tx_frame(c);
     size_t hl = x->hdrlen, len = hl + pay;
     size_t l4 = x->tucss;
@@ -150,7 +144,7 @@ static void tx_emit_segment(E1000EPPCore *c, uint32_t pay, bool last)
             put_be16(f + x->ipcss + 2, (uint16_t)(len - x->ipcss));
             put_be16(f + x->ipcss + 4, (uint16_t)(p->ip_id + p->segments));
         }
-        if (x->ipcso + 2u <= hl) {
+        if (p->ixsm && x->ipcso + 2u <= hl) {
             put_be16(f + x->ipcso, 0);
             insert_csum(f, len, x->ipcss, x->ipcse ? x->ipcse : hl - 1,
                         x->ipcso, 0);
@@ -160,7 +154,7 @@ static void tx_emit_segment(E1000EPPCore *c, uint32_t pay, bool last)
     }
     if ((x->tucmd & TUCMD_TCP) && l4 + 14u <= hl) {
         put_be32(f + l4 + 4, p->tcp_seq + p->payload_sent);
-        /* §7.3.x: FIN and PSH only in the last segment; others as given. */
+        /* TSO: FIN and PSH only in the last segment; others as given. */
         if (!last) {
             f[l4 + 13] &= ~(TCP_FIN | TCP_PSH);
         }
@@ -194,7 +188,7 @@ static void tx_emit_segment(E1000EPPCore *c, uint32_t pay, bool last)
 static bool tx_tso_gather(E1000EPPCore *c, uint64_t addr, size_t n)
 {
     E1000EPPTxPacket *p = &c->txpkt;
-    E1000EPPTxContext *x = &c->txctx;
+    E1000EPPTxContext *x = &c->txpkt.ctx;
 
     while (n) {
         uint8_t *dst;
@@ -208,6 +202,7 @@ static bool tx_tso_gather(E1000EPPCore *c, uint64_t addr, size_t n)
                 tx_emit_segment(c, x->mss, false);
                 p->len = x->hdrlen;
             }
+            /* The context is fixed per packet, so this cannot go negative. */
             take = (size_t)x->hdrlen + x->mss - p->len;
             dst = tx_frame(c) + p->len;
         }
@@ -259,9 +254,9 @@ static bool tx_gather(E1000EPPCore *c, uint64_t addr, size_t len)
 
 static bool tso_context_valid(E1000EPPCore *c)
 {
-    E1000EPPTxContext *x = &c->txctx;
+    E1000EPPTxContext *x = &c->txpkt.ctx;
 
-    /* §7.3.x: MSS must exceed 16 and the header fit its 240-byte buffer. */
+    /* TSO: MSS must exceed 16 and the header fit its 240-byte buffer. */
     if (x->mss <= 16 || !x->hdrlen || x->hdrlen > 240 ||
         x->tucss >= x->hdrlen ||
         x->ipcss >= x->hdrlen ||
@@ -311,19 +306,28 @@ static bool tx_descriptor(E1000EPPCore *c, uint8_t *d, bool *ide)
         return cmd & TXD_CMD_RS;
     }
     len = ext ? (dw2 & 0xfffff) : (dw2 & 0xffff);
-    if (p->len == 0 && !p->tse && !p->dropping) {
-        /* First descriptor of a packet sets its options. */
+    if (!p->started) {
+        /*
+         * §7.2: the first descriptor of a packet carries its options
+         * (VLE and the tag, POPTS, legacy IC with CSO/CSS) and fixes the
+         * offload context the packet uses.
+         */
+        p->started = true;
+        p->ctx = c->txctx;
         p->vle = cmd & TXD_CMD_VLE;
         p->vlan = get_le16(d + 14);
-        p->ifcs = cmd & TXD_CMD_IFCS;
         if (ext) {
             p->ixsm = d[13] & TXD_POPTS_IXSM;
             p->txsm = d[13] & TXD_POPTS_TXSM;
-            p->tse = (cmd & TXD_CMD_TSE) && (c->txctx.tucmd & TUCMD_TSE);
+            p->tse = (cmd & TXD_CMD_TSE) && (p->ctx.tucmd & TUCMD_TSE);
             if (p->tse && !tso_context_valid(c)) {
                 p->tse = false;
                 p->dropping = true;
             }
+        } else {
+            p->ic = cmd & TXD_CMD_IC;
+            p->cso = d[10];
+            p->css = d[13];
         }
     }
     if (!tx_gather(c, get_le64(d), len)) {
@@ -334,14 +338,13 @@ static bool tx_descriptor(E1000EPPCore *c, uint8_t *d, bool *ide)
         if (p->dropping) {
             tx_trace(c, p->len, "drop");
         } else if (p->tse) {
-            if (p->len > c->txctx.hdrlen || !p->segments) {
-                tx_emit_segment(c, p->len > c->txctx.hdrlen ?
-                                (uint32_t)(p->len - c->txctx.hdrlen) : 0,
+            if (p->len > p->ctx.hdrlen || !p->segments) {
+                tx_emit_segment(c, p->len > p->ctx.hdrlen ?
+                                (uint32_t)(p->len - p->ctx.hdrlen) : 0,
                                 true);
             }
         } else {
-            tx_finish_plain(c, p->len, d[10], d[13],
-                            !ext && (cmd & TXD_CMD_IC));
+            tx_finish_plain(c, p->len);
         }
         tx_packet_done(c);
     }
@@ -381,19 +384,14 @@ static void tx_wb_queue(E1000EPPCore *c, uint64_t addr, uint8_t status)
 }
 
 /*
- * §10.2.6.x TXDCTL.WTHRESH: RS descriptors are written back in bursts
- * of WTHRESH (descriptors with GRAN=1, 64-byte lines with GRAN=0); 0 or
- * 1 writes each back at once. A held burst goes out when TIDV/TADV
+ * TXDCTL.WTHRESH: RS descriptors are written back in bursts of WTHRESH;
+ * 0 or 1 writes each back at once. A held burst goes out when TIDV/TADV
  * expire or TIDV.FPD is written; TXDW follows the write-back.
  */
 static void tx_wb_settle(E1000EPPCore *c, bool ide)
 {
-    uint32_t txdctl = REG(c, TXDCTL);
-    unsigned w = (txdctl >> 16) & 0x3f;
+    unsigned w = e1000e_pp_wthresh(REG(c, TXDCTL), 16);
 
-    if (!(txdctl & (1u << 24))) {
-        w *= 4;
-    }
     if (w <= 1 || c->txwb.count >= w || !(REG(c, TIDV) & 0xffff)) {
         if (!e1000e_pp_tx_wb_flush(c)) {
             return;
@@ -465,6 +463,9 @@ void e1000e_pp_tx_run(E1000EPPCore *c)
         if (wb) {
             /* §7.2.3: RS asks for DD in the descriptor's status byte. */
             tx_wb_queue(c, daddr + 12, d[12] | TXD_STA_DD);
+            if (c->tx_halted) {
+                return;     /* a held write-back failed to land */
+            }
             wrote_back = true;
             ide_all = ide_all && ide;
         }
