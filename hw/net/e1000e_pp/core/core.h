@@ -21,8 +21,12 @@
 #define E1000E_PP_PHY_REGS       32
 /* Largest frame the Tx path assembles: a 64 KiB TSO payload plus header. */
 #define E1000E_PP_TX_BUF_BYTES   (65536 + 256)
-/* Largest frame the MAC accepts with RCTL.LPE (datasheet: 9018 + tag). */
-#define E1000E_PP_MAX_FRAME      9238
+/*
+ * Longest frame (FCS included) the MAC accepts with RCTL.LPE: Linux's
+ * DEFAULT_JUMBO of 9234 bytes, plus 4 for a VLAN tag (docs/fidelity.md).
+ */
+#define E1000E_PP_MAX_LONG_FRAME 9234
+#define E1000E_PP_MAX_FRAME      (E1000E_PP_MAX_LONG_FRAME + 4)
 
 /* Timers the core asks the platform to run on the virtual clock. */
 typedef enum E1000EPPTimer {

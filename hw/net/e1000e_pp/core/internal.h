@@ -86,6 +86,18 @@ void e1000e_pp_delay_fired(E1000EPPCore *c, E1000EPPTimer timer);
 void e1000e_pp_rdtr_write(E1000EPPCore *c, uint32_t off, uint32_t val);
 void e1000e_pp_tidv_write(E1000EPPCore *c, uint32_t off, uint32_t val);
 
+/* Ethernet framing (IEEE 802.3) */
+#define ETH_ALEN        6
+#define ETH_HLEN        14
+#define ETH_ZLEN        60      /* shortest frame on the wire, no FCS */
+#define ETH_FCS_LEN     4
+#define VLAN_HLEN       4
+
+static inline bool eth_is_broadcast(const uint8_t *da)
+{
+    return (da[0] & da[1] & da[2] & da[3] & da[4] & da[5]) == 0xff;
+}
+
 /* Receive descriptor status and error bits (legacy layout, §7.1.4.1). */
 #define RXD_STAT_DD     (1u << 0)
 #define RXD_STAT_EOP    (1u << 1)

@@ -14,19 +14,10 @@
 
 #include "internal.h"
 
-#define ETH_HLEN        14
-#define ETH_ALEN        6
-#define ETH_ZLEN        60      /* shortest frame on the wire, no FCS */
-#define ETH_FCS_LEN     4
-#define VLAN_HLEN       4
 /* Long packets: RCTL.LPE=0 takes 1518 bytes with FCS, 1522 when tagged. */
 #define MAX_STD_FRAME   1518
-/*
- * With LPE=1 the datasheet's limit is 9018 bytes; the model takes the
- * Linux driver's 9234 (DEFAULT_JUMBO) so every MTU it offers arrives.
- * docs/fidelity.md lists this choice.
- */
-#define MAX_LONG_FRAME  9234
+/* With LPE=1: E1000E_PP_MAX_LONG_FRAME (core.h, docs/fidelity.md). */
+#define MAX_LONG_FRAME  E1000E_PP_MAX_LONG_FRAME
 
 static const uint8_t zero_pad[ETH_ZLEN];
 

@@ -9,8 +9,6 @@
 
 #include "internal.h"
 
-#define ETH_HLEN        14
-#define VLAN_HLEN       4
 
 /* RSS types reported in the write-back MRQ field (§7.1.6.1). */
 #define RSS_TYPE_TCPV4  1
@@ -23,7 +21,7 @@ bool e1000e_pp_rx_address_match(E1000EPPCore *c, const uint8_t *da)
     uint32_t rctl = REG(c, RCTL);
     unsigned i;
 
-    if ((da[0] & da[1] & da[2] & da[3] & da[4] & da[5]) == 0xff) {
+    if (eth_is_broadcast(da)) {
         return rctl & (RCTL_BAM | RCTL_MPE | RCTL_UPE);
     }
     if (da[0] & 1) {

@@ -36,11 +36,6 @@ static void size_bucket(E1000EPPCore *c, uint32_t base64, size_t len)
     }
 }
 
-static bool is_broadcast(const uint8_t *da)
-{
-    return (da[0] & da[1] & da[2] & da[3] & da[4] & da[5]) == 0xff;
-}
-
 /* wire_len includes the 4-byte FCS, as the hardware counts octets. */
 void e1000e_pp_stats_rx_good(E1000EPPCore *c, const uint8_t *frame,
                              size_t wire_len)
@@ -48,7 +43,7 @@ void e1000e_pp_stats_rx_good(E1000EPPCore *c, const uint8_t *frame,
     e1000e_pp_stat_inc(c, GPRC);
     e1000e_pp_stat_add64(c, GORCL, wire_len);
     size_bucket(c, PRC64, wire_len);
-    if (is_broadcast(frame)) {
+    if (eth_is_broadcast(frame)) {
         e1000e_pp_stat_inc(c, BPRC);
     } else if (frame[0] & 1) {
         e1000e_pp_stat_inc(c, MPRC);
@@ -70,7 +65,7 @@ void e1000e_pp_stats_tx_good(E1000EPPCore *c, const uint8_t *frame,
     e1000e_pp_stat_add64(c, GOTCL, wire_len);
     e1000e_pp_stat_add64(c, TOTL, wire_len);
     size_bucket(c, PTC64, wire_len);
-    if (is_broadcast(frame)) {
+    if (eth_is_broadcast(frame)) {
         e1000e_pp_stat_inc(c, BPTC);
     } else if (frame[0] & 1) {
         e1000e_pp_stat_inc(c, MPTC);

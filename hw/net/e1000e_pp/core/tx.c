@@ -27,8 +27,6 @@
 #define TCP_FIN         0x01
 #define TCP_PSH         0x08
 
-#define ETH_ZLEN        60
-#define ETH_FCS_LEN     4
 /* Bytes kept free before the frame so a VLAN tag can be inserted. */
 #define TX_HEADROOM     4
 /* Work per register write or timer slice: descriptors, and data bytes. */
