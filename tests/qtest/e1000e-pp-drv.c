@@ -734,3 +734,39 @@ uint32_t e1000epp_fcs(const uint8_t *frame, size_t len)
     }
     return ~crc;
 }
+
+/* ---- scenario registration ---- */
+
+typedef struct ScenarioRun {
+    const char *model;
+    const E1000eppScenario *scenario;
+} ScenarioRun;
+
+static void run_scenario(const void *opaque)
+{
+    const ScenarioRun *run = opaque;
+
+    if (!qtest_has_device(run->model)) {
+        g_test_skip("device not built into this QEMU binary");
+        return;
+    }
+    run->scenario->fn(run->model);
+}
+
+void e1000epp_add_scenarios(const E1000eppScenario *list, size_t n)
+{
+    static const char *const models[] = { "e1000e-pp", "e1000e" };
+    size_t m, s;
+
+    for (m = 0; m < ARRAY_SIZE(models); m++) {
+        for (s = 0; s < n; s++) {
+            ScenarioRun *run = g_new0(ScenarioRun, 1);
+            g_autofree char *path = g_strdup_printf("%s/%s", models[m],
+                                                    list[s].name);
+
+            run->model = models[m];
+            run->scenario = &list[s];
+            qtest_add_data_func(path, run, run_scenario);
+        }
+    }
+}

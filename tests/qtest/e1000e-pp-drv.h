@@ -70,6 +70,20 @@ typedef bool (*E1000eppCond)(E1000epp *d, void *opaque);
  * extra_args is appended to the command line (may be NULL).
  */
 E1000epp *e1000epp_start(const char *model, const char *extra_args);
+
+/*
+ * A scenario runs against one model; e1000epp_add_scenarios registers
+ * every scenario for e1000e-pp and for the stock e1000e as the GLib test
+ * path "<model>/<name>" (skipped when the binary lacks that device).
+ */
+typedef struct E1000eppScenario {
+    const char *name;
+    void (*fn)(const char *model);
+} E1000eppScenario;
+
+#define E1000EPP_SCENARIO(fn) { #fn, fn }
+
+void e1000epp_add_scenarios(const E1000eppScenario *list, size_t n);
 void e1000epp_stop(E1000epp *d);
 void e1000epp_bring_up(E1000epp *d, const E1000eppConfig *cfg);
 

@@ -18,15 +18,6 @@
 #include "e1000e-pp-drv.h"
 #include "e1000e-pp-test.h"
 
-typedef struct Scenario {
-    const char *name;
-    void (*fn)(const char *model);
-} Scenario;
-
-typedef struct ScenarioRun {
-    const char *model;
-    const Scenario *scenario;
-} ScenarioRun;
 
 bool is_stock(const char *model)
 {
@@ -52,7 +43,7 @@ void make_frame(uint8_t *f, size_t len, uint8_t seed)
 /* Registration                                                     */
 /* ---------------------------------------------------------------- */
 
-static const Scenario scenarios[] = {
+static const E1000eppScenario scenarios[] = {
     { "pci_identity", pci_identity },
     { "pm_capability_advertises_pme", pm_capability_advertises_pme },
     { "nvm_mac_and_checksum", nvm_mac_and_checksum },
@@ -71,34 +62,9 @@ static const Scenario scenarios[] = {
     { "link_change_lsc", link_change_lsc },
 };
 
-static const char *const models[] = { "e1000e-pp", "e1000e" };
-
-static void run_scenario(const void *opaque)
-{
-    const ScenarioRun *run = opaque;
-
-    if (!qtest_has_device(run->model)) {
-        g_test_skip("device not built into this QEMU binary");
-        return;
-    }
-    run->scenario->fn(run->model);
-}
-
 int main(int argc, char **argv)
 {
-    size_t m, s;
-
     g_test_init(&argc, &argv, NULL);
-    for (m = 0; m < ARRAY_SIZE(models); m++) {
-        for (s = 0; s < ARRAY_SIZE(scenarios); s++) {
-            ScenarioRun *run = g_new0(ScenarioRun, 1);
-            g_autofree char *path = g_strdup_printf("%s/%s", models[m],
-                                                    scenarios[s].name);
-
-            run->model = models[m];
-            run->scenario = &scenarios[s];
-            qtest_add_data_func(path, run, run_scenario);
-        }
-    }
+    e1000epp_add_scenarios(scenarios, ARRAY_SIZE(scenarios));
     return g_test_run();
 }

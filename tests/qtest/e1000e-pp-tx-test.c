@@ -186,19 +186,10 @@ void txq_txd_context(uint8_t *desc, uint8_t ipcss, uint8_t ipcso,
 /* Registration                                                     */
 /* ---------------------------------------------------------------- */
 
-typedef struct Scenario {
-    const char *name;
-    void (*fn)(const char *model);
-} Scenario;
 
-typedef struct ScenarioRun {
-    const char *model;
-    const Scenario *scenario;
-} ScenarioRun;
+#define SCENARIO(fn) E1000EPP_SCENARIO(fn)
 
-#define SCENARIO(fn) { #fn, fn }
-
-static const Scenario scenarios[] = {
+static const E1000eppScenario scenarios[] = {
     /* Descriptor forms and offloads */
     SCENARIO(tx_legacy_ic_inserts_checksum_at_cso),
     SCENARIO(tx_context_then_data_offsets_from_context),
@@ -246,34 +237,9 @@ static const Scenario scenarios[] = {
     SCENARIO(rdtr_under_msix),
 };
 
-static const char *const models[] = { "e1000e-pp", "e1000e" };
-
-static void run_scenario(const void *opaque)
-{
-    const ScenarioRun *run = opaque;
-
-    if (!qtest_has_device(run->model)) {
-        g_test_skip("device not built into this QEMU binary");
-        return;
-    }
-    run->scenario->fn(run->model);
-}
-
 int main(int argc, char **argv)
 {
-    size_t m, s;
-
     g_test_init(&argc, &argv, NULL);
-    for (m = 0; m < ARRAY_SIZE(models); m++) {
-        for (s = 0; s < ARRAY_SIZE(scenarios); s++) {
-            ScenarioRun *run = g_new0(ScenarioRun, 1);
-            g_autofree char *path = g_strdup_printf("%s/%s", models[m],
-                                                    scenarios[s].name);
-
-            run->model = models[m];
-            run->scenario = &scenarios[s];
-            qtest_add_data_func(path, run, run_scenario);
-        }
-    }
+    e1000epp_add_scenarios(scenarios, ARRAY_SIZE(scenarios));
     return g_test_run();
 }
