@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Core unit tests: NVM, reset, PHY, PBA, statistics and frame arithmetic. */
+#include "core-test.h"
+
+void test_crc32_check_value(void)
+{
+    static uint8_t frame[9100];
+    size_t n;
+
+    /* Given the standard check string, then 0xCBF43926 on both sides. */
+    CHECK_EQ(ref_crc32((const uint8_t *)"123456789", 9), 0xcbf43926);
+    CHECK_EQ(e1000e_pp_crc32((const uint8_t *)"123456789", 9), 0xcbf43926);
+    /*
+     * And the model's CRC (table below 64 bytes, carry-less folding above
+     * where the CPU has it) equals the bitwise one at every length up to
+     * 300 and at jumbo sizes, from aligned and unaligned starts.
+     */
+    make_frame(frame, sizeof(frame), 3);
+    for (n = 0; n <= 300; n++) {
+        CHECK_EQ(e1000e_pp_crc32(frame, n), ref_crc32(frame, n));
+        CHECK_EQ(e1000e_pp_crc32(frame + 1, n), ref_crc32(frame + 1, n));
+    }
+    for (n = 1514; n <= sizeof(frame) - 8; n += 7) {
+        CHECK_EQ(e1000e_pp_crc32(frame + 3, n), ref_crc32(frame + 3, n));
+    }
+}
+
+void test_internet_checksum_matches_rfc1071(void)
+{
+    uint8_t buf[257];
+    size_t n, i;
+
+    for (i = 0; i < sizeof(buf); i++) {
+        buf[i] = (uint8_t)(i * 131 + 7) | (i % 3 ? 0 : 0xf0);
+    }
+    for (n = 0; n <= sizeof(buf); n++) {
+        CHECK_EQ(e1000e_pp_csum_fold(e1000e_pp_csum_add(0, buf, n)),
+                 ref_csum(buf, n));
+    }
+    /* Carries out of an accumulated sum fold back in. */
+    CHECK_EQ(e1000e_pp_csum_fold(e1000e_pp_csum_add(0xffffffffu, buf, 2)),
+             e1000e_pp_csum_fold(0xffff + (uint32_t)(buf[0] << 8 | buf[1])));
+}
+
+void test_nvm_mac_and_checksum_via_eerd(void)
+{
+    Fake *f = fake_new();
+    uint16_t sum = 0, w;
+    unsigned i;
+
+    for (i = 0; i < 64; i++) {
+        wr(f, 0x00014, i << 2 | 1);                 /* EERD.START */
+        CHECK(rd(f, 0x00014) & 2);                  /* EERD.DONE */
+        w = rd(f, 0x00014) >> 16;
+        sum += w;
+        if (i == 0) {
+            CHECK_EQ(w, 0x5452);
+        } else if (i == 1) {
+            CHECK_EQ(w, 0x1200);
+        } else if (i == 2) {
+            CHECK_EQ(w, 0x5634);
+        }
+    }
+    CHECK_EQ(sum, 0xbaba);
+    fake_free(f);
+}
+
+void test_reset_sets_auto_rd_within_driver_window(void)
+{
+    Fake *f = up_device();
+    int polls;
+
+    /* When CTRL.RST is written, EECD.AUTO_RD drops and RST self-clears. */
+    wr(f, 0x00000, rd(f, 0x00000) | 1u << 26);
+    CHECK(!(rd(f, 0x00000) & 1u << 26));
+    CHECK(!(rd(f, 0x00010) & 1u << 9));
+    /* Then it is back within Linux's 10 polls 1 ms apart. */
+    for (polls = 0; polls < 10 && !(rd(f, 0x00010) & 1u << 9); polls++) {
+        fake_step(f, 1 * MS);
+    }
+    CHECK(polls < 10);
+    CHECK(rd(f, 0x00010) & 1u << 9);
+    /* And the permanent MAC is back in RAL0/RAH0 with AV. */
+    CHECK_EQ(rd(f, 0x05400), 0x12005452);
+    CHECK_EQ(rd(f, 0x05404), 0x80005634);
+    fake_free(f);
+}
+
+void test_phy_identity_and_unimplemented_reads_zero(void)
+{
+    Fake *f = up_device();
+
+    CHECK_EQ(mdic_read(f, 2), 0x0141);
+    CHECK_EQ(mdic_read(f, 3), 0x0cb1);
+    /* Register 21 (receive error counter) must never read 0xFFFF. */
+    mdic_write(f, 22, 0);
+    CHECK_EQ(mdic_read(f, 21), 0);
+    /* A PHY address other than 1 ends the cycle with ERROR. */
+    wr(f, 0x00020, 2u << 26 | 2u << 21 | 2u << 16);
+    CHECK(rd(f, 0x00020) & 1u << 30);
+    fake_free(f);
+}
+
+void test_phy_power_down_drops_link_and_raises_lsc(void)
+{
+    Fake *f = up_device();
+
+    CHECK(rd(f, 0x00008) & 2);                      /* STATUS.LU */
+    CHECK_EQ(rd(f, 0x00008) & 0xc1, 0x81);          /* 1000 Mb/s, FD */
+    rd(f, 0x000c0);                                 /* clear ICR */
+    mdic_write(f, 0, mdic_read(f, 0) | 1u << 11);   /* BMCR.PDOWN */
+    CHECK(!(rd(f, 0x00008) & 2));
+    CHECK(rd(f, 0x000c0) & 4);                      /* ICR.LSC */
+    /* Power back up: the link returns after auto-negotiation. */
+    mdic_write(f, 0, mdic_read(f, 0) & ~(1u << 11));
+    CHECK(!(rd(f, 0x00008) & 2));
+    fake_step(f, 600 * MS);
+    CHECK(rd(f, 0x00008) & 2);
+    CHECK(rd(f, 0x000c0) & 4);
+    CHECK(mdic_read(f, 1) & 1u << 2);               /* BMSR.LSTATUS */
+    fake_free(f);
+}
+
+void test_pba_txa_is_what_rxa_leaves(void)
+{
+    Fake *f = fake_new();
+
+    CHECK_EQ(rd(f, 0x01000), 0x00140014);           /* 20 KB / 20 KB */
+    wr(f, 0x01000, 0x0000000e);                     /* RXA = 14 KB */
+    CHECK_EQ(rd(f, 0x01000), 0x001a000e);           /* TXA = 26 KB */
+    fake_free(f);
+}
+
+void test_stats_clear_on_read_and_high_half_clears_both(void)
+{
+    Fake *f = up_device();
+    uint8_t frame[60];
+
+    rx_ring(f, 8, 1u << 26, 1);
+    make_frame(frame, sizeof(frame), 1);
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
+    CHECK_EQ(rd(f, 0x04074), 1);                    /* GPRC */
+    CHECK_EQ(rd(f, 0x04074), 0);
+    CHECK_EQ(rd(f, 0x04088), 64);                   /* GORCL */
+    CHECK_EQ(rd(f, 0x0408c), 0);                    /* GORCH clears */
+    CHECK_EQ(rd(f, 0x04088), 0);
+    fake_free(f);
+}

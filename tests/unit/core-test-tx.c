@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Core unit tests: transmit, TSO robustness, write-back bursts and loopback. */
+#include "core-test.h"
+
+void test_tx_legacy_frame_bytes_and_dd_only_with_rs(void)
+{
+    Fake *f = up_device();
+    uint8_t frame[100];
+    uint8_t *d0 = f->mem + TX_RING, *d1 = d0 + 16;
+
+    tx_ring(f, 8);
+    make_frame(frame, sizeof(frame), 2);
+    memcpy(f->mem + TX_BUF, frame, sizeof(frame));
+    put64(d0, TX_BUF);
+    d0[8] = sizeof(frame);
+    d0[11] = 0x01 | 0x02;                           /* EOP | IFCS */
+    put64(d1, TX_BUF);
+    d1[8] = sizeof(frame);
+    d1[11] = 0x01 | 0x02 | 0x08;                    /* ... | RS */
+    rd(f, 0x000c0);
+    wr(f, 0x03818, 2);                              /* TDT */
+
+    CHECK_EQ(f->nframes, 2);
+    CHECK_EQ(f->frames[0].len, sizeof(frame));
+    CHECK(memcmp(f->frames[0].data, frame, sizeof(frame)) == 0);
+    CHECK_EQ(d0[12] & 1, 0);                        /* no RS: no DD */
+    CHECK_EQ(d1[12] & 1, 1);
+    CHECK_EQ(rd(f, 0x03810), 2);                    /* TDH */
+    CHECK(rd(f, 0x000c0) & 1);                      /* ICR.TXDW */
+    CHECK_EQ(rd(f, 0x04080), 2);                    /* GPTC */
+    CHECK_EQ(rd(f, 0x04090), 208);                  /* GOTCL, with FCS */
+    fake_free(f);
+}
+
+void test_phy_loopback_returns_tx_frames_to_rx_only(void)
+{
+    Fake *f = up_device();
+    uint8_t frame[1024];
+    uint8_t *d0 = f->mem + TX_RING;
+
+    /* The self-test's BM PHY loopback: BMCR = 0x4140. */
+    mdic_write(f, 0, 0x4140);
+    CHECK(rd(f, 0x00008) & 2);                      /* STATUS.LU */
+    rx_ring(f, 8, 1u << 26 | 1u << 3 | 1u << 4, 0); /* UPE | MPE */
+    tx_ring(f, 8);
+    memset(frame, 0xff, sizeof(frame));
+    memset(frame + 512, 0xaa, 512);
+    memcpy(f->mem + TX_BUF, frame, sizeof(frame));
+    put64(d0, TX_BUF);
+    d0[8] = sizeof(frame) & 0xff;
+    d0[9] = sizeof(frame) >> 8;
+    d0[11] = 0x01 | 0x02 | 0x08;
+    wr(f, 0x03818, 1);
+    CHECK_EQ(f->nframes, 0);                        /* not on the wire */
+    CHECK(memcmp(f->mem + RX_BUF(0), frame, sizeof(frame)) == 0);
+    CHECK_EQ(le16(f->mem + RX_RING + 8), 1024);
+    /* Frames from the line are not heard in loopback. */
+    e1000e_pp_receive(f->core, frame, 60);
+    CHECK_EQ(rd(f, 0x02810), 1);
+    fake_free(f);
+}
+
+void test_tx_wthresh_holds_dd_until_tidv(void)
+{
+    Fake *f = up_device();
+    uint8_t frame[60];
+    unsigned i;
+
+    tx_ring(f, 8);
+    make_frame(frame, sizeof(frame), 1);
+    memcpy(f->mem + TX_BUF, frame, sizeof(frame));
+    wr(f, 0x03828, 1u << 24 | 3u << 16);            /* GRAN, WTHRESH 3 */
+    wr(f, 0x03820, 8);                              /* TIDV 8.192 us */
+    for (i = 0; i < 2; i++) {
+        tx_push(f, i, sizeof(frame), 0x01 | 0x08);  /* EOP | RS */
+    }
+    rd(f, 0x000c0);
+    wr(f, 0x03818, 2);
+    CHECK_EQ(f->nframes, 2);                        /* sent at once... */
+    CHECK_EQ(f->mem[TX_RING + 12] & 1, 0);          /* ...DD held */
+    CHECK_EQ(rd(f, 0x000c0) & 1, 0);
+    fake_step(f, 8 * 1024 - 1);
+    CHECK_EQ(f->mem[TX_RING + 16 + 12] & 1, 0);
+    fake_step(f, 1);
+    CHECK_EQ(f->mem[TX_RING + 12] & 1, 1);
+    CHECK_EQ(f->mem[TX_RING + 16 + 12] & 1, 1);
+    CHECK_EQ(rd(f, 0x000c0) & 1, 1);                /* TXDW */
+    /* A third RS descriptor completes a burst of WTHRESH = 3... */
+    for (i = 2; i < 5; i++) {
+        tx_push(f, i, sizeof(frame), 0x01 | 0x08);
+    }
+    wr(f, 0x03818, 5);
+    CHECK_EQ(f->mem[TX_RING + 16 * 4 + 12] & 1, 1);
+    fake_free(f);
+}
+
+void test_ivar_bit31_tx_interrupt_skips_ide_delay(void)
+{
+    Fake *f = up_device();
+    uint8_t frame[60];
+
+    f->mode = E1000E_PP_IRQ_MSIX;
+    tx_ring(f, 8);
+    make_frame(frame, sizeof(frame), 1);
+    memcpy(f->mem + TX_BUF, frame, sizeof(frame));
+    wr(f, 0x03820, 8);                              /* TIDV */
+    wr(f, 0x000e4, 0x9u << 8);                      /* TxQ0 -> vector 1 */
+    wr(f, 0x000d0, 1u << 22);                       /* IMS.TXQ0 */
+    tx_push(f, 0, sizeof(frame), 0x01 | 0x08 | 0x80);   /* IDE */
+    wr(f, 0x03818, 1);
+    CHECK_EQ(f->vector_count[1], 0);                /* IDE delays it */
+    fake_step(f, 8 * 1024);
+    CHECK_EQ(f->vector_count[1], 1);
+    wr(f, 0x000e4, 0x9u << 8 | 1u << 31);           /* TX_INT_EVERY_WB */
+    wr(f, 0x000d0, 1u << 22);
+    tx_push(f, 1, sizeof(frame), 0x01 | 0x08 | 0x80);
+    wr(f, 0x03818, 2);
+    CHECK_EQ(f->vector_count[1], 2);                /* at once */
+    fake_free(f);
+}
+
+void test_tso_context_reload_mid_packet_cannot_overrun_txbuf(void)
+{
+    /*
+     * Regression (review): a context descriptor with a small MSS in the
+     * middle of a TSO packet made the segment room negative and DMA'd up
+     * to 1 MiB past the Tx buffer. The packet keeps its first context.
+     */
+    Fake *f = up_device();
+
+    tx_ring(f, 8);
+    tx_push_tso_context(f, 0, 54, 60000, 60000);
+    tx_push_tso_data(f, 1, TX_BUF, 59054, false);
+    tx_push_tso_context(f, 2, 54, 100, 100);
+    tx_push_tso_data(f, 3, TX_BUF, 0xfffff, true);
+    wr(f, 0x03818, 4);
+    /* Segments of the packet's own MSS went out; nothing overran. */
+    CHECK(f->nframes >= 1);
+    CHECK_EQ(f->frames[0].len, 54 + 60000);
+    CHECK_EQ(rd(f, 0x03810), 4);                    /* TDH */
+    fake_free(f);
+}
+
+void test_tso_mss_zero_mid_packet_does_not_hang(void)
+{
+    /* Regression (review): MSS 0 mid-packet looped forever. */
+    Fake *f = up_device();
+
+    tx_ring(f, 8);
+    tx_push_tso_context(f, 0, 54, 1000, 100);
+    tx_push_tso_data(f, 1, TX_BUF, 54, false);
+    tx_push_tso_context(f, 2, 54, 0, 100);
+    tx_push_tso_data(f, 3, TX_BUF + 54, 100, true);
+    wr(f, 0x03818, 4);
+    CHECK_EQ(f->nframes, 1);                        /* one 154-byte segment */
+    CHECK_EQ(f->frames[0].len, 154);
+    CHECK_EQ(rd(f, 0x03810), 4);
+    CHECK_EQ(rd(f, 0x040f8), 1);                    /* TSCTC: one TSO */
+    fake_free(f);
+}
+
+void test_tx_pads_short_frames_with_psp(void)
+{
+    Fake *f = up_device();
+    uint8_t frame[42];
+    uint8_t *d0 = f->mem + TX_RING;
+
+    tx_ring(f, 8);
+    make_frame(frame, sizeof(frame), 2);
+    memcpy(f->mem + TX_BUF, frame, sizeof(frame));
+    put64(d0, TX_BUF);
+    d0[8] = sizeof(frame);
+    d0[11] = 0x01 | 0x08;
+    wr(f, 0x03818, 1);
+    CHECK_EQ(f->nframes, 1);
+    CHECK_EQ(f->frames[0].len, 60);
+    CHECK_EQ(f->frames[0].data[59], 0);
+    fake_free(f);
+}
+
+void test_tx_tail_outside_ring_is_ignored(void)
+{
+    Fake *f = up_device();
+
+    tx_ring(f, 8);
+    wr(f, 0x03818, 100);                            /* TDT beyond ring */
+    CHECK_EQ(f->nframes, 0);
+    CHECK_EQ(rd(f, 0x03810), 0);
+    CHECK(f->logs > 0);
+    fake_free(f);
+}

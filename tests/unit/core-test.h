@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Shared by the unit tests of the device core: guest memory layout,
+ * CHECK macros, the bring-up helpers and the scenario list.
+ */
+#ifndef CORE_TEST_H
+#define CORE_TEST_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake-platform.h"
+
+#define MS              (1000 * 1000LL)
+#define RX_RING         0x10000u
+#define RX_BUF(i)       (0x20000u + (i) * 0x4000u)
+#define TX_RING         0x18000u
+#define TX_BUF          0x80000u
+
+/* Set by a failed CHECK; the runner reports the scenario as not ok. */
+extern int test_failed;
+
+#define CHECK(cond) do { \
+        if (!(cond)) { \
+            printf("# %s:%d: check failed: %s\n", __FILE__, __LINE__, \
+                   #cond); \
+            test_failed = 1; \
+        } \
+    } while (0)
+#define CHECK_EQ(a, b) do { \
+        unsigned long long va_ = (a), vb_ = (b); \
+        if (va_ != vb_) { \
+            printf("# %s:%d: %s = 0x%llx, expected 0x%llx\n", __FILE__, \
+                   __LINE__, #a, va_, vb_); \
+            test_failed = 1; \
+        } \
+    } while (0)
+
+/* Helpers (core-test.c) */
+Fake *up_device(void);
+uint32_t le32(const uint8_t *p);
+uint16_t le16(const uint8_t *p);
+void put64(uint8_t *p, uint64_t v);
+uint32_t ref_crc32(const uint8_t *p, size_t n);
+void rx_ring(Fake *f, unsigned n, uint32_t rctl, int extended);
+void make_frame(uint8_t *buf, size_t len, uint8_t seed);
+uint16_t ref_csum(const uint8_t *p, size_t n);
+uint16_t mdic_read(Fake *f, unsigned reg);
+void mdic_write(Fake *f, unsigned reg, uint16_t val);
+void tx_ring(Fake *f, unsigned n);
+void tx_push(Fake *f, unsigned i, size_t len, uint8_t cmd);
+void tx_push_tso_context(Fake *f, unsigned i, uint8_t hdrlen,
+                                uint16_t mss, uint32_t paylen);
+void tx_push_tso_data(Fake *f, unsigned i, uint64_t addr,
+                             uint32_t len, bool eop);
+
+/* core-test-basic.c: NVM, reset, PHY, PBA, statistics, frame arithmetic */
+void test_crc32_check_value(void);
+void test_internet_checksum_matches_rfc1071(void);
+void test_nvm_mac_and_checksum_via_eerd(void);
+void test_reset_sets_auto_rd_within_driver_window(void);
+void test_phy_identity_and_unimplemented_reads_zero(void);
+void test_phy_power_down_drops_link_and_raises_lsc(void);
+void test_pba_txa_is_what_rxa_leaves(void);
+void test_stats_clear_on_read_and_high_half_clears_both(void);
+
+/* core-test-rx.c: receive */
+void test_rx_fcs_counted_in_one_descriptor(void);
+void test_rx_fcs_straddles_two_chunks(void);
+void test_rx_fcs_alone_in_last_chunk(void);
+void test_rx_secrc_strips_fcs(void);
+void test_rx_waits_in_packet_buffer_when_ring_is_empty(void);
+void test_rx_packet_buffer_overflow_counts_mpc_and_rxo(void);
+void test_rx_wthresh_holds_writeback_until_rdtr_expires(void);
+void test_rx_xoff_when_buffer_passes_fcrth(void);
+void test_rx_address_filters(void);
+void test_rx_vlan_filter_and_strip(void);
+void test_rx_rxdmt0_at_rdmts_threshold(void);
+void test_rx_packet_split_header_split_never_passes_rdt(void);
+void test_rx_mta_mo3_uses_address_bits_43_32(void);
+void test_rx_oversize_without_lpe_counts_roc(void);
+void test_dma_failure_writes_no_dd(void);
+
+/* core-test-tx.c: transmit and loopback */
+void test_tx_legacy_frame_bytes_and_dd_only_with_rs(void);
+void test_phy_loopback_returns_tx_frames_to_rx_only(void);
+void test_tx_wthresh_holds_dd_until_tidv(void);
+void test_ivar_bit31_tx_interrupt_skips_ide_delay(void);
+void test_tso_context_reload_mid_packet_cannot_overrun_txbuf(void);
+void test_tso_mss_zero_mid_packet_does_not_hang(void);
+void test_tx_pads_short_frames_with_psp(void);
+void test_tx_tail_outside_ring_is_ignored(void);
+
+/* core-test-intr.c: interrupts and moderation */
+void test_intx_int_asserted_and_icr_read_deasserts(void);
+void test_msix_ivar_routes_and_eiac_clears(void);
+void test_itr_throttles_intx_assertions(void);
+void test_rdtr_delays_rxt0_and_fpd_flushes(void);
+
+#endif
