@@ -438,6 +438,10 @@ static void e1000e_pp_pm_transition(E1000EPPState *s)
         return;
     }
     trace_e1000e_pp_pm_state(s->pm_state, state);
+    if (state == 3) {
+        /* A function in D3hot signals nothing: INTx goes low. */
+        pci_set_irq(d, 0);
+    }
     if (s->pm_state == 3 && state == 0) {
         /* PMCSR.No_Soft_Reset = 0: D3hot->D0 resets the function. */
         e1000e_pp_core_reset(&s->core);
