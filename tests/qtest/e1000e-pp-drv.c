@@ -10,6 +10,7 @@
 #include "qemu/osdep.h"
 #include "qemu/bswap.h"
 #include "libqtest.h"
+#include "qobject/qdict.h"
 #include "hw/pci/pci_regs.h"
 #include "libqos/pci-pc.h"
 #include "libqos/malloc-pc.h"
@@ -67,7 +68,8 @@ E1000epp *e1000epp_start(const char *model, const char *extra_args)
      */
     d->qts = qtest_initf("-M q35 -nodefaults -L /usr/share/seabios "
                          "-netdev socket,fd=%d,id=hs0 "
-                         "-device %s,netdev=hs0,mac=%s,romfile=,addr=0x%x "
+                         "-device %s,id=" EPP_DEV_ID ",netdev=hs0,mac=%s,"
+                         "romfile=,addr=0x%x "
                          "%s",
                          d->sock[1], model, EPP_MAC_STR, EPP_SLOT,
                          extra_args ? extra_args : "");
@@ -769,4 +771,17 @@ void e1000epp_add_scenarios(const E1000eppScenario *list, size_t n)
             qtest_add_data_func(path, run, run_scenario);
         }
     }
+}
+
+uint64_t e1000epp_qom_u64(E1000epp *d, const char *property)
+{
+    QDict *rsp = qtest_qmp(d->qts, "{'execute': 'qom-get', 'arguments': "
+                           "{'path': '/machine/peripheral/" EPP_DEV_ID "', "
+                           "'property': %s}}", property);
+    uint64_t v;
+
+    g_assert(qdict_haskey(rsp, "return"));
+    v = qdict_get_int(rsp, "return");
+    qobject_unref(rsp);
+    return v;
 }

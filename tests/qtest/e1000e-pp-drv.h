@@ -69,7 +69,12 @@ typedef bool (*E1000eppCond)(E1000epp *d, void *opaque);
  * bus at slot 4, its netdev on a socketpair) and enables the PCI function;
  * extra_args is appended to the command line (may be NULL).
  */
+/* The device's QOM id, for qom-get of its counters */
+#define EPP_DEV_ID          "nic0"
+
 E1000epp *e1000epp_start(const char *model, const char *extra_args);
+/* A uint64 QOM property of the device (e1000e-pp's rx-* counters ...) */
+uint64_t e1000epp_qom_u64(E1000epp *d, const char *property);
 
 /*
  * A scenario runs against one model; e1000epp_add_scenarios registers

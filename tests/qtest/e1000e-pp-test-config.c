@@ -297,3 +297,37 @@ void pm_capability_advertises_pme(const char *model)
     g_assert_cmphex(pmcsr & PCI_PM_CTRL_STATE_MASK, ==, 0);
     e1000epp_stop(d);
 }
+
+void pm_d3hot_answers_all_ones_and_resets_on_d0(const char *model)
+{
+    E1000epp *d;
+    uint8_t pm;
+
+    /* stock e1000e: pci_pm_init unmaps the BARs outside D0 (reads 0). */
+    if (is_stock(model)) {
+        g_test_skip("stock e1000e unmaps its BARs in D3hot");
+        return;
+    }
+    d = e1000epp_start(model, NULL);
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    pm = qpci_find_capability(d->pdev, 0x01, 0);
+    e1000epp_wr(d, RCTL, RCTL_EN);
+
+    /* When: the driver puts the function in D3hot */
+    qpci_config_writew(d->pdev, pm + PCI_PM_CTRL, 3);
+
+    /* Then: MMIO reads answer all-ones, writes are dropped, both counted */
+    g_assert_cmphex(e1000epp_rd(d, STATUS), ==, 0xffffffff);
+    e1000epp_wr(d, RCTL, 0);
+    g_assert_cmpuint(e1000epp_qom_u64(d, "pm-violations"), ==, 2);
+
+    /* When: it comes back to D0 (PMCSR.No_Soft_Reset = 0) */
+    qpci_config_writew(d->pdev, pm + PCI_PM_CTRL, 0);
+
+    /* Then: the function was reset: RCTL is 0 and the NVM reloads */
+    g_assert_cmphex(e1000epp_rd(d, RCTL), ==, 0);
+    g_assert_cmphex(e1000epp_rd(d, EECD) & EECD_AUTO_RD, ==, 0);
+    e1000epp_wait_reg(d, EECD, EECD_AUTO_RD, EECD_AUTO_RD,
+                      10 * EPP_NS_PER_MS);
+    e1000epp_stop(d);
+}

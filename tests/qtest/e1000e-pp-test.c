@@ -46,6 +46,8 @@ void make_frame(uint8_t *f, size_t len, uint8_t seed)
 static const E1000eppScenario scenarios[] = {
     { "pci_identity", pci_identity },
     { "pm_capability_advertises_pme", pm_capability_advertises_pme },
+    { "pm_d3hot_answers_all_ones_and_resets_on_d0",
+      pm_d3hot_answers_all_ones_and_resets_on_d0 },
     { "nvm_mac_and_checksum", nvm_mac_and_checksum },
     { "reset_sets_auto_rd", reset_sets_auto_rd },
     { "phy_identity_via_mdic", phy_identity_via_mdic },
