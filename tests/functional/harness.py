@@ -17,7 +17,6 @@ implementation of guest/agent/proto.h, used to check the pcap.
 
 import hashlib
 import json
-import os
 import queue
 import secrets
 import shutil
@@ -585,6 +584,41 @@ def ethtool_stats(agent, ifname="eth0"):
         if sep and value.strip().lstrip("-").isdigit():
             stats[key.strip()] = int(value)
     return stats
+
+
+def counters_at_one_instant(vm, tries=20, quiet=0.5):
+    """The guest's `ethtool -S` and the peer's counters as of one instant.
+
+    Either side may send on its own at any time (the guest an IPv6 MLD
+    report or a neighbour probe, the peer the answer), and each side
+    counts a frame a moment before the other. A cut is consistent when
+    the guest's tx/rx packet counters did not move from before the peer
+    was read until after, and the peer's counters had stopped moving for
+    `quiet` seconds (so every frame in flight has landed); otherwise the
+    pair is read again. Returns (guest, peer).
+    """
+    def peer_key(s):
+        return s["frames_in"], s["frames_out"]
+
+    def guest_key(g):
+        return g["tx_packets"], g["rx_packets"]
+
+    for _ in range(tries):
+        g1 = ethtool_stats(vm.agent)
+        last = vm.peer.stats()
+        since = time.monotonic()
+        deadline = since + 10
+        while time.monotonic() - since < quiet and \
+                time.monotonic() < deadline:
+            time.sleep(0.05)
+            cur = vm.peer.stats()
+            if peer_key(cur) != peer_key(last):
+                last, since = cur, time.monotonic()
+        g2 = ethtool_stats(vm.agent)
+        if guest_key(g2) == guest_key(g1):
+            return g1, last
+    raise HarnessError("no quiet instant to compare the guest's counters "
+                       "with the peer's: traffic never stopped")
 
 
 def settle(fetch, done, timeout, interval=0.1):

@@ -12,9 +12,9 @@ import time
 
 import pytest
 
-from harness import (GUEST_IP, GUEST_MAC, PEER_IP, PEER_MAC, ethtool_settings,
-                     ethtool_stats, pp_frame, pp_frame_len, read_pcap, settle,
-                     wait_until)
+from harness import (GUEST_IP, GUEST_MAC, PEER_IP, PEER_MAC,
+                     counters_at_one_instant, ethtool_settings, pp_frame,
+                     pp_frame_len, read_pcap, settle, wait_until)
 
 COUNT = 200
 MIN_LEN, MAX_LEN = 60, 1514
@@ -95,8 +95,7 @@ def test_ethtool_reports_1000_full_with_link(vm, link):
 def test_guest_to_peer_pattern_frames_arrive_exact(vm, link):
     run = 0x1001
     peer = vm.peer
-    guest_before = ethtool_stats(vm.agent)
-    peer_before = peer.stats()
+    guest_before, peer_before = counters_at_one_instant(vm)
     peer.command(f"RX {run} {COUNT} {GUEST_MAC}")
 
     sent = vm.agent.kv(f"TX eth0 {PEER_MAC} {run} {COUNT} {MIN_LEN} "
@@ -111,9 +110,9 @@ def test_guest_to_peer_pattern_frames_arrive_exact(vm, link):
                            "bytes": expected_bytes()}
 
     # The guest's hardware counters agree with what the peer saw.
-    guest_after = ethtool_stats(vm.agent)
+    guest_after, peer_after = counters_at_one_instant(vm)
     assert guest_after["tx_packets"] - guest_before["tx_packets"] == \
-        after["frames_in"] - peer_before["frames_in"]
+        peer_after["frames_in"] - peer_before["frames_in"]
 
     # Independent check of the bytes on the wire (Python, not proto.h).
     frames = [f for _, f in read_pcap(peer.pcap)
@@ -130,8 +129,7 @@ def test_guest_to_peer_pattern_frames_arrive_exact(vm, link):
 def test_peer_to_guest_pattern_frames_arrive_exact(vm, link):
     run = 0x2002
     peer = vm.peer
-    guest_before = ethtool_stats(vm.agent)
-    peer_before = peer.stats()
+    guest_before, peer_before = counters_at_one_instant(vm)
     vm.agent.kv(f"RXSTART eth0 {run} {COUNT} {PEER_MAC}")
 
     queued = peer.command(f"TX {GUEST_MAC} {run} {COUNT} {MIN_LEN} "
@@ -146,9 +144,8 @@ def test_peer_to_guest_pattern_frames_arrive_exact(vm, link):
                    "reorder": 0, "stale": 0, "other": 0,
                    "bytes": expected_bytes()}
 
-    peer_after = peer.stats()
+    guest_after, peer_after = counters_at_one_instant(vm)
     assert peer_after["tx_pending_bytes"] == 0
-    guest_after = ethtool_stats(vm.agent)
     assert guest_after["rx_packets"] - guest_before["rx_packets"] == \
         peer_after["frames_out"] - peer_before["frames_out"]
 

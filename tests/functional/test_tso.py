@@ -35,8 +35,8 @@ frame once in GPTC/GOTC instead of once per segment sent.
 import pytest
 
 from harness import (GUEST_IP, GUEST_IP6, GUEST_MAC, M32, PEER_IP, PEER_IP6,
-                     PEER_MAC, ethtool_stats, pp_mix, read_pcap, settle,
-                     wait_until)
+                     PEER_MAC, counters_at_one_instant, pp_mix, read_pcap,
+                     settle, wait_until)
 
 VM_IPV6 = True
 SINK_PORT = 5001
@@ -134,8 +134,7 @@ def transfer(request, link):
     run = 0x7500 + mss + (0x10000 if family == "ipv6" else 0)
     dst = PEER_IP6 if family == "ipv6" else PEER_IP
     log = vm.report_dir / f"tcpsink-{family}-mss{mss}.log"
-    stats_before = ethtool_stats(vm.agent)
-    peer_before = vm.peer.stats()
+    stats_before, peer_before = counters_at_one_instant(vm)
     vm.peer.command(f"TCPSINK {SINK_PORT} {run} {mss} {log}")
 
     skb_lines, term = vm.agent.request(
@@ -148,8 +147,7 @@ def transfer(request, link):
     # The guest's last ACK (for the sink's FIN) may still be on its way.
     sink = settle(lambda: vm.peer.command("TCPSTAT"),
                   lambda s: s["state"] == "closed", 30)
-    peer_after = vm.peer.stats()
-    stats_after = ethtool_stats(vm.agent)
+    stats_after, peer_after = counters_at_one_instant(vm)
     wire = [tuple(int(x, 16) if i == 2 else int(x)
                   for i, x in enumerate(line.split()))
             for line in log.read_text().splitlines()]
