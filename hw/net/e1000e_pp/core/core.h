@@ -209,7 +209,7 @@ typedef struct E1000EPPCore {
     bool eitr_pending[E1000E_PP_MSIX_VECTORS];
     bool intx_level;
     bool msi_delivered;       /* MSI is edge: one message per assertion */
-    bool rdtr_armed, radv_armed, tidv_armed, tadv_armed;
+    bool delay_armed[4];     /* RDTR, RADV, TIDV, TADV running */
 
     /* SYSTIM: value at the last TIMINCA/SYSTIM write, and when. */
     uint64_t systim_base;

@@ -5,6 +5,8 @@
  * EIAME auto-mask, ITR/EITR throttling and the Rx/Tx delay timers
  * RDTR/RADV/TIDV/TADV.
  */
+#include <string.h>
+
 #include "internal.h"
 
 /* MSI-X causes in IVAR order: RxQ0, RxQ1, TxQ0, TxQ1, Other (§10.2.4.9). */
@@ -39,8 +41,7 @@ void e1000e_pp_intr_reset(E1000EPPCore *c)
         c->eitr_window[v] = false;
         c->eitr_pending[v] = false;
     }
-    c->rdtr_armed = c->radv_armed = false;
-    c->tidv_armed = c->tadv_armed = false;
+    memset(c->delay_armed, 0, sizeof(c->delay_armed));
     c->msi_delivered = false;
     if (c->intx_level) {
         c->intx_level = false;
@@ -268,113 +269,108 @@ void e1000e_pp_imc_write(E1000EPPCore *c, uint32_t off, uint32_t val)
     e1000e_pp_intr_update(c);
 }
 
-static void rx_delay_flush(E1000EPPCore *c)
-{
-    /* Expiry writes back what WTHRESH held, then interrupts (§7.1.9). */
-    e1000e_pp_rx_wb_flush(c);
-    e1000e_pp_disarm(c, E1000E_PP_TIMER_RDTR);
-    e1000e_pp_disarm(c, E1000E_PP_TIMER_RADV);
-    c->rdtr_armed = c->radv_armed = false;
-    e1000e_pp_raise(c, ICR_RXT0);
-}
-
-static void tx_delay_flush(E1000EPPCore *c)
-{
-    e1000e_pp_tx_wb_flush(c);
-    e1000e_pp_disarm(c, E1000E_PP_TIMER_TIDV);
-    e1000e_pp_disarm(c, E1000E_PP_TIMER_TADV);
-    c->tidv_armed = c->tadv_armed = false;
-    e1000e_pp_raise(c, ICR_TXDW);
-}
-
 /*
- * §7.4.4 Receive: RDTR restarts on every frame, RADV runs from the first
- * frame after the last interrupt; whichever expires first raises RXT0.
- * RDTR = 0 means no delay at all.
+ * §7.4.4 interrupt delay timers, one pair per direction: the packet
+ * timer (RDTR, TIDV) restarts with every frame, the absolute one (RADV,
+ * TADV) runs from the first frame after the last interrupt; whichever
+ * expires first writes back what WTHRESH held and raises the cause. A
+ * zero packet timer (or, for Tx, a descriptor without IDE) means no
+ * delay at all, and such an immediate interrupt halts both timers.
  */
+typedef struct DelayPair {
+    E1000EPPTimer packet, absolute;
+    uint32_t packet_reg, absolute_reg;
+    uint32_t packet_stat, absolute_stat;
+    uint32_t cause;
+    bool rx;
+} DelayPair;
+
+static const DelayPair rx_delay = {
+    E1000E_PP_TIMER_RDTR, E1000E_PP_TIMER_RADV, RDTR, RADV,
+    ICRXPTC, ICRXATC, ICR_RXT0, true,
+};
+static const DelayPair tx_delay = {
+    E1000E_PP_TIMER_TIDV, E1000E_PP_TIMER_TADV, TIDV, TADV,
+    ICTXPTC, ICTXATC, ICR_TXDW, false,
+};
+
+static bool *armed(E1000EPPCore *c, E1000EPPTimer t)
+{
+    return &c->delay_armed[t - E1000E_PP_TIMER_RDTR];
+}
+
+static void delay_flush(E1000EPPCore *c, const DelayPair *p)
+{
+    if (p->rx) {
+        e1000e_pp_rx_wb_flush(c);
+    } else {
+        e1000e_pp_tx_wb_flush(c);
+    }
+    e1000e_pp_disarm(c, p->packet);
+    e1000e_pp_disarm(c, p->absolute);
+    *armed(c, p->packet) = *armed(c, p->absolute) = false;
+    e1000e_pp_raise(c, p->cause);
+}
+
+static void delay_start(E1000EPPCore *c, const DelayPair *p, bool delay)
+{
+    uint32_t pkt = REG(c, p->packet_reg) & 0xffff;
+    uint32_t abs = REG(c, p->absolute_reg) & 0xffff;
+
+    if (!delay || !pkt) {
+        delay_flush(c, p);
+        return;
+    }
+    e1000e_pp_arm(c, p->packet, (int64_t)pkt * DELAY_UNIT_NS);
+    *armed(c, p->packet) = true;
+    if (abs && !*armed(c, p->absolute)) {
+        e1000e_pp_arm(c, p->absolute, (int64_t)abs * DELAY_UNIT_NS);
+        *armed(c, p->absolute) = true;
+    }
+}
+
+/* FPD (bit 31 of RDTR/TIDV, write-only): flush held descriptors now. */
+static void delay_fpd(E1000EPPCore *c, const DelayPair *p, uint32_t val)
+{
+    REG(c, p->packet_reg) = val & 0xffff;
+    if (!(val & (1u << 31))) {
+        return;
+    }
+    if (*armed(c, p->packet) || *armed(c, p->absolute)) {
+        delay_flush(c, p);      /* the pending interrupt goes with them */
+    } else if (p->rx) {
+        e1000e_pp_rx_wb_flush(c);
+    } else {
+        e1000e_pp_tx_wb_flush(c);
+    }
+}
+
 void e1000e_pp_rx_delay_start(E1000EPPCore *c)
 {
-    uint32_t rdtr = REG(c, RDTR) & 0xffff, radv = REG(c, RADV) & 0xffff;
-
-    if (!rdtr) {
-        /* An immediate interrupt also halts a running RADV (§7.4.4). */
-        rx_delay_flush(c);
-        return;
-    }
-    e1000e_pp_arm(c, E1000E_PP_TIMER_RDTR, (int64_t)rdtr * DELAY_UNIT_NS);
-    c->rdtr_armed = true;
-    if (radv && !c->radv_armed) {
-        e1000e_pp_arm(c, E1000E_PP_TIMER_RADV,
-                      (int64_t)radv * DELAY_UNIT_NS);
-        c->radv_armed = true;
-    }
+    delay_start(c, &rx_delay, true);
 }
 
-/* §7.4.4 Transmit: the same pair, TIDV/TADV, for descriptors with IDE. */
 void e1000e_pp_tx_delay_start(E1000EPPCore *c, bool ide)
 {
-    uint32_t tidv = REG(c, TIDV) & 0xffff, tadv = REG(c, TADV) & 0xffff;
-
-    if (!ide || !tidv) {
-        /* An immediate interrupt also halts a running TADV (§7.4.4). */
-        tx_delay_flush(c);
-        return;
-    }
-    e1000e_pp_arm(c, E1000E_PP_TIMER_TIDV, (int64_t)tidv * DELAY_UNIT_NS);
-    c->tidv_armed = true;
-    if (tadv && !c->tadv_armed) {
-        e1000e_pp_arm(c, E1000E_PP_TIMER_TADV,
-                      (int64_t)tadv * DELAY_UNIT_NS);
-        c->tadv_armed = true;
-    }
+    delay_start(c, &tx_delay, ide);
 }
 
 void e1000e_pp_delay_fired(E1000EPPCore *c, E1000EPPTimer timer)
 {
-    switch (timer) {
-    case E1000E_PP_TIMER_RDTR:
-        e1000e_pp_stat_inc(c, ICRXPTC);
-        rx_delay_flush(c);
-        break;
-    case E1000E_PP_TIMER_RADV:
-        e1000e_pp_stat_inc(c, ICRXATC);
-        rx_delay_flush(c);
-        break;
-    case E1000E_PP_TIMER_TIDV:
-        e1000e_pp_stat_inc(c, ICTXPTC);
-        tx_delay_flush(c);
-        break;
-    case E1000E_PP_TIMER_TADV:
-        e1000e_pp_stat_inc(c, ICTXATC);
-        tx_delay_flush(c);
-        break;
-    default:
-        break;
-    }
+    const DelayPair *p = timer == rx_delay.packet ||
+                         timer == rx_delay.absolute ? &rx_delay : &tx_delay;
+
+    e1000e_pp_stat_inc(c, timer == p->packet ? p->packet_stat :
+                                               p->absolute_stat);
+    delay_flush(c, p);
 }
 
 void e1000e_pp_rdtr_write(E1000EPPCore *c, uint32_t off, uint32_t val)
 {
-    REG(c, RDTR) = val & 0xffff;
-    /*
-     * FPD (bit 31, write-only): write back the descriptors held for
-     * WTHRESH now, and fire a pending delayed interrupt with them.
-     */
-    if (val & RDTR_FPD) {
-        e1000e_pp_rx_wb_flush(c);
-        if (c->rdtr_armed || c->radv_armed) {
-            rx_delay_flush(c);
-        }
-    }
+    delay_fpd(c, &rx_delay, val);
 }
 
 void e1000e_pp_tidv_write(E1000EPPCore *c, uint32_t off, uint32_t val)
 {
-    REG(c, TIDV) = val & 0xffff;
-    if (val & TIDV_FPD) {
-        e1000e_pp_tx_wb_flush(c);
-        if (c->tidv_armed || c->tadv_armed) {
-            tx_delay_flush(c);
-        }
-    }
+    delay_fpd(c, &tx_delay, val);
 }

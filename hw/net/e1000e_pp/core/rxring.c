@@ -217,30 +217,32 @@ static void wb_eop_words(E1000EPPCore *c, uint8_t *d, const RxFrame *fr)
     }
 }
 
-static void wb_legacy_or_ext(E1000EPPCore *c, RxFormat f, uint8_t *d,
-                             size_t len, bool eop, const RxFrame *fr)
+/* The first 16 bytes of an extended or packet-split write-back. */
+static void wb_extended(E1000EPPCore *c, uint8_t *d, size_t len, bool eop,
+                        const RxFrame *fr)
 {
     uint32_t status = RXD_STAT_DD |
                       (eop ? RXD_STAT_EOP | fr->info.status : 0);
-    uint32_t errors = eop ? fr->info.errors : 0;
-    uint16_t vlan = eop && fr->info.vp ? fr->info.vlan : 0;
 
-    if (f == RX_LEGACY) {
-        /* §7.1.4.1: the buffer address (bytes 0-7) stays. */
-        put_le16(d + 8, (uint16_t)len);
-        put_le16(d + 10, eop ? fr->info.pkt_csum : 0);
-        d[12] = (uint8_t)status;
-        d[13] = (uint8_t)errors;
-        put_le16(d + 14, vlan);
-        return;
-    }
     memset(d, 0, 16);
     if (eop) {
         wb_eop_words(c, d, fr);
+        status |= fr->info.errors << RXDEXT_ERR_SHIFT;
     }
-    put_le32(d + 8, status | errors << RXDEXT_ERR_SHIFT);
+    put_le32(d + 8, status);
     put_le16(d + 12, (uint16_t)len);
-    put_le16(d + 14, vlan);
+    put_le16(d + 14, eop && fr->info.vp ? fr->info.vlan : 0);
+}
+
+static void wb_legacy(uint8_t *d, size_t len, bool eop, const RxFrame *fr)
+{
+    /* §7.1.4.1: the buffer address (bytes 0-7) stays. */
+    put_le16(d + 8, (uint16_t)len);
+    put_le16(d + 10, eop ? fr->info.pkt_csum : 0);
+    d[12] = (uint8_t)(RXD_STAT_DD | (eop ? RXD_STAT_EOP | fr->info.status :
+                                          0));
+    d[13] = (uint8_t)(eop ? fr->info.errors : 0);
+    put_le16(d + 14, eop && fr->info.vp ? fr->info.vlan : 0);
 }
 
 /* Legacy and extended: ceil(len / bufsize) descriptors, EOP on the last. */
@@ -258,7 +260,11 @@ static bool fill_chained(E1000EPPCore *c, RxFormat f, const RxFrame *fr)
             !frame_dma(c, fr, done, get_le64(d), chunk)) {
             return false;
         }
-        wb_legacy_or_ext(c, f, d, chunk, eop, fr);
+        if (f == RX_LEGACY) {
+            wb_legacy(d, chunk, eop, fr);
+        } else {
+            wb_extended(c, d, chunk, eop, fr);
+        }
         wb_queue(c, daddr, d, 16);
         ring_advance(c, f);
         done += chunk;
@@ -310,14 +316,9 @@ static bool fill_split(E1000EPPCore *c, const RxFrame *fr)
             done += chunk;
         }
         eop = done == fr->len;
-        memset(d, 0, sizeof(d));
-        if (eop) {
-            wb_eop_words(c, d, fr);
-        }
-        put_le32(d + 8, RXD_STAT_DD | (eop ? RXD_STAT_EOP | fr->info.status |
-                 fr->info.errors << RXDEXT_ERR_SHIFT : 0));
-        put_le16(d + 12, lens[0]);
-        put_le16(d + 14, eop && fr->info.vp ? fr->info.vlan : 0);
+        /* Extended layout with length 0 first, then the split fields. */
+        wb_extended(c, d, lens[0], eop, fr);
+        memset(d + 16, 0, 16);
         put_le16(d + 16, hdr_status);
         put_le16(d + 18, lens[1]);
         put_le16(d + 20, lens[2]);
