@@ -134,9 +134,14 @@ void test_tso_context_reload_mid_packet_cannot_overrun_txbuf(void)
     tx_push_tso_context(f, 2, 54, 100, 100);
     tx_push_tso_data(f, 3, TX_BUF, 0xfffff, true);
     wr(f, 0x03818, 4);
-    /* Segments of the packet's own MSS went out; nothing overran. */
-    CHECK(f->nframes >= 1);
+    /*
+     * Segments of the packet's own MSS went out and nothing overran:
+     * 59000 + 1048575 payload bytes are 18 full segments and 27575.
+     */
+    CHECK_EQ(f->nframes, 19);
     CHECK_EQ(f->frames[0].len, 54 + 60000);
+    CHECK_EQ(f->frames[17].len, 54 + 60000);
+    CHECK_EQ(f->frames[18].len, 54 + 27575);
     CHECK_EQ(rd(f, 0x03810), 4);                    /* TDH */
     fake_free(f);
 }
