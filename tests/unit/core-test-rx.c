@@ -463,3 +463,52 @@ void test_rx_rss_hash_matches_toeplitz_vectors(void)
     CHECK_EQ(le32(f->mem + RX_RING + 16 + 4), 0x323e8fc2);
     fake_free(f);
 }
+
+/* Fill in the IPv4 header and TCP checksums of rss_frame()'s frame. */
+static void checksum_frame(uint8_t *f)
+{
+    uint8_t pseudo[12 + 20];
+    uint16_t sum;
+
+    f[24] = f[25] = 0;
+    sum = ~ref_csum(f + 14, 20);
+    f[24] = sum >> 8;
+    f[25] = sum & 0xff;
+    memcpy(pseudo, f + 26, 8);                      /* addresses */
+    pseudo[8] = 0;
+    pseudo[9] = 6;
+    pseudo[10] = 0;
+    pseudo[11] = 20;
+    f[50] = f[51] = 0;
+    memcpy(pseudo + 12, f + 34, 20);
+    sum = ~ref_csum(pseudo, sizeof(pseudo));
+    f[50] = sum >> 8;
+    f[51] = sum & 0xff;
+}
+
+void test_rx_checksum_status_from_the_frame(void)
+{
+    /*
+     * RXCSUM.IPOFL/TUOFL (on after reset): IPCS and TCPCS report that
+     * the device checked; IPE/TCPE (extended errors 30/29) what failed.
+     */
+    Fake *f = up_device();
+    uint8_t frame[64];
+    size_t len;
+
+    rx_ring(f, 8, 1u << 26, 1);
+    len = rss_frame(frame, 6);
+    checksum_frame(frame);
+    e1000e_pp_receive(f->core, frame, len);
+    CHECK_EQ(le32(f->mem + RX_RING + 8), 0x63);     /* DD EOP TCPCS IPCS */
+
+    frame[51] ^= 1;                                 /* bad TCP checksum */
+    e1000e_pp_receive(f->core, frame, len);
+    CHECK_EQ(le32(f->mem + RX_RING + 16 + 8), 0x20000063);   /* TCPE */
+
+    frame[51] ^= 1;
+    frame[25] ^= 1;                                 /* bad IP checksum */
+    e1000e_pp_receive(f->core, frame, len);
+    CHECK_EQ(le32(f->mem + RX_RING + 32 + 8) & 0x40000000u, 0x40000000u);
+    fake_free(f);
+}

@@ -201,6 +201,7 @@ static const struct {
     T(test_rx_packet_split_header_split_never_passes_rdt),
     T(test_rx_mta_mo3_uses_address_bits_43_32),
     T(test_rx_rss_hash_matches_toeplitz_vectors),
+    T(test_rx_checksum_status_from_the_frame),
     T(test_rx_vlan_filter_and_strip),
     T(test_rx_rxdmt0_at_rdmts_threshold),
     T(test_rx_wthresh_holds_writeback_until_rdtr_expires),

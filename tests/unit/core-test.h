@@ -80,6 +80,7 @@ void test_rx_rxdmt0_at_rdmts_threshold(void);
 void test_rx_packet_split_header_split_never_passes_rdt(void);
 void test_rx_mta_mo3_uses_address_bits_43_32(void);
 void test_rx_rss_hash_matches_toeplitz_vectors(void);
+void test_rx_checksum_status_from_the_frame(void);
 void test_rx_oversize_without_lpe_counts_roc(void);
 void test_dma_failure_writes_no_dd(void);
 
