@@ -176,6 +176,9 @@ static double seconds(void)
 }
 
 static const uint8_t mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
+static const E1000EPPConfig cfg = {
+    .mac = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 },
+};
 
 static void die(const char *what)
 {
@@ -204,7 +207,7 @@ static Bench *bench_up(size_t bufsize, int lpe, int keep_crc)
     for (t = 0; t < E1000E_PP_TIMER_COUNT; t++) {
         b->timers[t] = -1;
     }
-    e1000e_pp_core_init(&b->core, &bench_platform, b, mac);
+    e1000e_pp_core_init(&b->core, &bench_platform, b, &cfg);
     e1000e_pp_core_reset(&b->core);
     b_step(b, 100 * 1000 * 1000);
     e1000e_pp_bus_master(&b->core, true);

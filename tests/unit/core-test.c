@@ -221,6 +221,12 @@ static const struct {
     T(test_itr_throttles_intx_assertions),
     T(test_rdtr_delays_rxt0_and_fpd_flushes),
     T(test_dma_failure_writes_no_dd),
+    T(test_d3hot_answers_all_ones_and_d0_resets),
+    T(test_d3hot_takes_no_frame_and_signals_nothing),
+    T(test_reset_raises_nothing_through_the_state_it_clears),
+    T(test_register_table_access_kinds),
+    T(test_dma_into_bar0_is_refused_not_reentered),
+    T(test_rx_backpressure_config_keeps_every_frame),
 #undef T
 };
 

@@ -57,6 +57,12 @@ void tx_push_tso_data(Fake *f, unsigned i, uint64_t addr,
 
 /* core-test-basic.c: NVM, reset, PHY, PBA, statistics, frame arithmetic */
 void test_crc32_check_value(void);
+void test_d3hot_answers_all_ones_and_d0_resets(void);
+void test_d3hot_takes_no_frame_and_signals_nothing(void);
+void test_reset_raises_nothing_through_the_state_it_clears(void);
+void test_register_table_access_kinds(void);
+void test_dma_into_bar0_is_refused_not_reentered(void);
+void test_rx_backpressure_config_keeps_every_frame(void);
 void test_internet_checksum_matches_rfc1071(void);
 void test_nvm_mac_and_checksum_via_eerd(void);
 void test_reset_sets_auto_rd_within_driver_window(void);

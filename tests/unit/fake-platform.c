@@ -27,6 +27,9 @@ static int fake_dma_write(void *opaque, uint64_t addr, const void *buf,
         return -1;
     }
     memcpy(f->mem + addr, buf, len);
+    if (f->dma_hits_bar0 >= 0) {
+        e1000e_pp_write(f->core, (uint32_t)f->dma_hits_bar0, 0xffffffff);
+    }
     return 0;
 }
 
@@ -37,7 +40,10 @@ static E1000EPPIrqMode fake_irq_mode(void *opaque)
 
 static void fake_set_intx(void *opaque, int level)
 {
-    ((Fake *)opaque)->intx = level;
+    Fake *f = opaque;
+
+    f->intx_raises += level && !f->intx;
+    f->intx = level;
 }
 
 static void fake_notify(void *opaque, unsigned vector)
@@ -84,6 +90,11 @@ static void fake_log(void *opaque, E1000EPPLog kind, const char *msg)
     }
 }
 
+static void fake_trace_pm(void *opaque, unsigned from, unsigned to)
+{
+    ((Fake *)opaque)->pm_traces++;
+}
+
 static const E1000EPPPlatform fake_platform = {
     .dma_read = fake_dma_read,
     .dma_write = fake_dma_write,
@@ -96,11 +107,20 @@ static const E1000EPPPlatform fake_platform = {
     .timer_arm = fake_arm,
     .timer_cancel = fake_cancel,
     .log = fake_log,
+    .trace_pm = fake_trace_pm,
 };
 
 Fake *fake_new(void)
 {
-    static const uint8_t mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
+    static const E1000EPPConfig cfg = {
+        .mac = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 },
+    };
+
+    return fake_new_config(&cfg);
+}
+
+Fake *fake_new_config(const E1000EPPConfig *cfg)
+{
     Fake *f = calloc(1, sizeof(*f));
     int i;
 
@@ -109,7 +129,8 @@ Fake *fake_new(void)
     for (i = 0; i < E1000E_PP_TIMER_COUNT; i++) {
         f->timers[i] = -1;
     }
-    e1000e_pp_core_init(f->core, &fake_platform, f, mac);
+    f->dma_hits_bar0 = -1;
+    e1000e_pp_core_init(f->core, &fake_platform, f, cfg);
     return f;
 }
 

@@ -24,13 +24,20 @@ typedef struct Fake {
     int64_t timers[E1000E_PP_TIMER_COUNT];      /* -1: not armed */
     E1000EPPIrqMode mode;
     int intx;
+    unsigned intx_raises;       /* low-to-high transitions of the line */
     unsigned vector_count[E1000E_PP_MSIX_VECTORS];
     FakeFrame *frames;
     unsigned nframes;
     unsigned rx_ready_calls;
     unsigned logs;
     int fail_dma;
+    /* A DMA write also writes this BAR0 offset (DMA aimed at BAR0). */
+    int64_t dma_hits_bar0;
+    unsigned pm_traces;
 } Fake;
+
+/* fake_new with the host's configuration (device properties) given. */
+Fake *fake_new_config(const E1000EPPConfig *cfg);
 
 Fake *fake_new(void);
 void fake_free(Fake *f);

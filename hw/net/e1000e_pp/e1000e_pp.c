@@ -9,6 +9,7 @@
  */
 #include "qemu/osdep.h"
 #include "qemu/log.h"
+#include "qemu/main-loop.h"
 #include "qemu/timer.h"
 #include "qemu/units.h"
 #include "qapi/error.h"
@@ -48,10 +49,6 @@ OBJECT_DECLARE_SIMPLE_TYPE(E1000EPPState, E1000E_PP)
 #define EXTCAP_AER          0x100
 #define EXTCAP_DSN          0x140
 
-/* I/O BAR: IOADDR selects a register, IODATA accesses it (§9.x). */
-#define IOADDR              0x0
-#define IODATA              0x4
-
 /* Lets a QEMU timer callback know which core timer fired. */
 typedef struct TimerSlot {
     E1000EPPState *s;
@@ -66,39 +63,23 @@ struct E1000EPPState {
     MemoryRegion mmio, flash, io, msix;
     QEMUTimer *timers[E1000E_PP_TIMER_COUNT];
     TimerSlot timer_slots[E1000E_PP_TIMER_COUNT];
-    uint32_t ioaddr;
+    QEMUBH *flush_bh;           /* offers frames the netdev held back */
 
-    /* Power management (PCI PM 1.2): PMCSR.PowerState, read back. */
-    uint8_t pm_state;
-    uint64_t pm_violations;
-
+    E1000EPPConfig cfg;         /* from the properties, for the core */
     E1000EPPCore core;
 };
 
 /* ---- platform callbacks: one-liners onto QEMU ---- */
 
-/* Outside D0 the function masters nothing: such DMA is a violation. */
-static bool dma_in_d3(E1000EPPState *s, uint64_t addr)
-{
-    if (s->pm_state == 0) {
-        return false;
-    }
-    s->pm_violations++;
-    trace_e1000e_pp_pm_violation("dma", addr);
-    return true;
-}
-
 static int plat_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
 {
-    return dma_in_d3(opaque, addr) ||
-           pci_dma_read(PCI_DEVICE(opaque), addr, buf, len) != MEMTX_OK;
+    return pci_dma_read(PCI_DEVICE(opaque), addr, buf, len) != MEMTX_OK;
 }
 
 static int plat_dma_write(void *opaque, uint64_t addr, const void *buf,
                           size_t len)
 {
-    return dma_in_d3(opaque, addr) ||
-           pci_dma_write(PCI_DEVICE(opaque), addr, buf, len) != MEMTX_OK;
+    return pci_dma_write(PCI_DEVICE(opaque), addr, buf, len) != MEMTX_OK;
 }
 
 static E1000EPPIrqMode plat_irq_mode(void *opaque)
@@ -111,27 +92,13 @@ static E1000EPPIrqMode plat_irq_mode(void *opaque)
 
 static void plat_set_intx(void *opaque, int level)
 {
-    E1000EPPState *s = opaque;
-
-    /* Outside D0 the line is never asserted (it may still drop). */
-    if (level && s->pm_state != 0) {
-        s->pm_violations++;
-        trace_e1000e_pp_pm_violation("intx", 0);
-        return;
-    }
-    pci_set_irq(PCI_DEVICE(s), level);
+    pci_set_irq(PCI_DEVICE(opaque), level);
 }
 
 static void plat_notify(void *opaque, unsigned vector)
 {
-    E1000EPPState *s = opaque;
-    PCIDevice *d = PCI_DEVICE(s);
+    PCIDevice *d = PCI_DEVICE(opaque);
 
-    if (s->pm_state != 0) {
-        s->pm_violations++;
-        trace_e1000e_pp_pm_violation("interrupt", vector);
-        return;
-    }
     if (msix_enabled(d)) {
         msix_notify(d, vector);
     } else if (msi_enabled(d)) {
@@ -146,11 +113,10 @@ static void plat_send(void *opaque, const uint8_t *frame, size_t len)
     qemu_send_packet(qemu_get_queue(s->nic), frame, len);
 }
 
+/* From a bottom half, so a flushed frame never re-enters the core. */
 static void plat_rx_ready(void *opaque)
 {
-    E1000EPPState *s = opaque;
-
-    qemu_flush_queued_packets(qemu_get_queue(s->nic));
+    qemu_bh_schedule(((E1000EPPState *)opaque)->flush_bh);
 }
 
 static int64_t plat_now_ns(void *opaque)
@@ -202,6 +168,17 @@ static void plat_trace_tx(void *opaque, size_t len, uint32_t tdh,
     trace_e1000e_pp_tx(len, tdh, what);
 }
 
+static void plat_trace_pm(void *opaque, unsigned from, unsigned to)
+{
+    trace_e1000e_pp_pm_state(from, to);
+}
+
+static void plat_trace_violation(void *opaque, const char *what,
+                                 uint64_t addr)
+{
+    trace_e1000e_pp_pm_violation(what, addr);
+}
+
 static const E1000EPPPlatform e1000e_pp_platform = {
     .dma_read = plat_dma_read,
     .dma_write = plat_dma_write,
@@ -218,70 +195,39 @@ static const E1000EPPPlatform e1000e_pp_platform = {
     .trace_irq = plat_trace_irq,
     .trace_rx = plat_trace_rx,
     .trace_tx = plat_trace_tx,
+    .trace_pm = plat_trace_pm,
+    .trace_violation = plat_trace_violation,
 };
 
 /* ---- timers ---- */
 
-/*
- * The core must not be re-entered: a DMA or MSI-X write aimed at our own
- * BAR0 would run a register handler in the middle of a ring walk. QEMU
- * guards MMIO dispatch by itself; timers, config writes and the netdev
- * callbacks engage the same guard here.
- */
-static bool guard_enter(E1000EPPState *s)
-{
-    MemReentrancyGuard *g = &DEVICE(s)->mem_reentrancy_guard;
-    bool was = g->engaged_in_io;
-
-    g->engaged_in_io = true;
-    return was;
-}
-
-static void guard_leave(E1000EPPState *s, bool was)
-{
-    DEVICE(s)->mem_reentrancy_guard.engaged_in_io = was;
-}
-
 static void e1000e_pp_timer_cb(void *opaque)
 {
     TimerSlot *slot = opaque;
-    bool was = guard_enter(slot->s);
 
+    /* Timers run from the main loop, never inside a core step. */
+    assert(!slot->s->core.depth);
     e1000e_pp_timer_fired(&slot->s->core, slot->id);
-    guard_leave(slot->s, was);
 }
 
-/* ---- BARs ---- */
-
-/* In D3hot the function answers all-ones and ignores writes (PCI PM). */
-static bool e1000e_pp_in_d0(E1000EPPState *s, const char *what, hwaddr addr)
-{
-    if (s->pm_state == 0) {
-        return true;
-    }
-    s->pm_violations++;
-    trace_e1000e_pp_pm_violation(what, addr);
-    return false;
-}
-
-static uint64_t e1000e_pp_mmio_read(void *opaque, hwaddr addr, unsigned size)
+static void e1000e_pp_flush_bh(void *opaque)
 {
     E1000EPPState *s = opaque;
 
-    if (!e1000e_pp_in_d0(s, "mmio-read", addr)) {
-        return UINT32_MAX;
-    }
-    return e1000e_pp_read(&s->core, addr);
+    qemu_flush_queued_packets(qemu_get_queue(s->nic));
+}
+
+/* ---- BARs: the core answers, D3hot and nested accesses included ---- */
+
+static uint64_t e1000e_pp_mmio_read(void *opaque, hwaddr addr, unsigned size)
+{
+    return e1000e_pp_read(&((E1000EPPState *)opaque)->core, addr);
 }
 
 static void e1000e_pp_mmio_write(void *opaque, hwaddr addr, uint64_t val,
                                  unsigned size)
 {
-    E1000EPPState *s = opaque;
-
-    if (e1000e_pp_in_d0(s, "mmio-write", addr)) {
-        e1000e_pp_write(&s->core, addr, val);
-    }
+    e1000e_pp_write(&((E1000EPPState *)opaque)->core, addr, val);
 }
 
 static const MemoryRegionOps e1000e_pp_mmio_ops = {
@@ -294,59 +240,21 @@ static const MemoryRegionOps e1000e_pp_mmio_ops = {
     },
 };
 
-static uint64_t e1000e_pp_io_read(void *opaque, hwaddr addr, unsigned size)
+static uint64_t e1000e_pp_ioport_read(void *opaque, hwaddr addr,
+                                      unsigned size)
 {
-    E1000EPPState *s = opaque;
-
-    if (!e1000e_pp_in_d0(s, "io-read", addr)) {
-        return UINT32_MAX;
-    }
-    switch (addr) {
-    case IOADDR:
-        return s->ioaddr;
-    case IODATA:
-        /* IOADDR 0x00000-0x1ffff reaches the CSRs; the rest is flash. */
-        if (s->ioaddr < MMIO_SIZE) {
-            return e1000e_pp_read(&s->core, s->ioaddr);
-        }
-        qemu_log_mask(LOG_GUEST_ERROR,
-                      "e1000e-pp: IODATA read, IOADDR 0x%x is not a CSR\n",
-                      s->ioaddr);
-        return 0;
-    default:
-        return 0;
-    }
+    return e1000e_pp_io_read(&((E1000EPPState *)opaque)->core, addr);
 }
 
-static void e1000e_pp_io_write(void *opaque, hwaddr addr, uint64_t val,
-                               unsigned size)
+static void e1000e_pp_ioport_write(void *opaque, hwaddr addr, uint64_t val,
+                                   unsigned size)
 {
-    E1000EPPState *s = opaque;
-
-    if (!e1000e_pp_in_d0(s, "io-write", addr)) {
-        return;
-    }
-    switch (addr) {
-    case IOADDR:
-        s->ioaddr = val;
-        break;
-    case IODATA:
-        if (s->ioaddr < MMIO_SIZE) {
-            e1000e_pp_write(&s->core, s->ioaddr, val);
-        } else {
-            qemu_log_mask(LOG_GUEST_ERROR,
-                          "e1000e-pp: IODATA write, IOADDR 0x%x is not a "
-                          "CSR\n", s->ioaddr);
-        }
-        break;
-    default:
-        break;
-    }
+    e1000e_pp_io_write(&((E1000EPPState *)opaque)->core, addr, val);
 }
 
 static const MemoryRegionOps e1000e_pp_io_ops = {
-    .read = e1000e_pp_io_read,
-    .write = e1000e_pp_io_write,
+    .read = e1000e_pp_ioport_read,
+    .write = e1000e_pp_ioport_write,
     .endianness = DEVICE_LITTLE_ENDIAN,
     .impl = {
         .min_access_size = 4,
@@ -360,34 +268,22 @@ static bool e1000e_pp_nc_can_receive(NetClientState *nc)
 {
     E1000EPPState *s = qemu_get_nic_opaque(nc);
 
-    /* A sleeping function takes (and drops) what the wire brings. */
-    return s->pm_state != 0 || e1000e_pp_can_receive(&s->core);
+    return e1000e_pp_can_receive(&s->core);
 }
 
 static ssize_t e1000e_pp_nc_receive(NetClientState *nc, const uint8_t *buf,
                                     size_t size)
 {
     E1000EPPState *s = qemu_get_nic_opaque(nc);
-    bool was, taken;
 
-    if (s->pm_state != 0) {
-        s->core.rxstat.offered++;
-        s->core.rxstat.not_ready++;
-        return size;
-    }
-    was = guard_enter(s);
-    taken = e1000e_pp_receive(&s->core, buf, size);
-    guard_leave(s, was);
-    return taken ? size : 0;
+    return e1000e_pp_receive(&s->core, buf, size) ? size : 0;
 }
 
 static void e1000e_pp_nc_link_status_changed(NetClientState *nc)
 {
     E1000EPPState *s = qemu_get_nic_opaque(nc);
-    bool was = guard_enter(s);
 
     e1000e_pp_set_link(&s->core, !nc->link_down);
-    guard_leave(s, was);
 }
 
 static NetClientInfo e1000e_pp_net_info = {
@@ -422,54 +318,35 @@ static void e1000e_pp_add_pm_cap(PCIDevice *d, Error **errp)
     pci_set_word(d->w1cmask + off + PCI_PM_CTRL, PCI_PM_CTRL_PME_STATUS);
 }
 
-static void e1000e_pp_pm_transition(E1000EPPState *s)
+/* PMCSR.PowerState written: the core decides what takes effect. */
+static void e1000e_pp_pm_transition(PCIDevice *d)
 {
-    PCIDevice *d = PCI_DEVICE(s);
+    E1000EPPState *s = E1000E_PP(d);
     uint16_t pmcsr = pci_get_word(d->config + CAP_PM + PCI_PM_CTRL);
-    uint8_t state = pmcsr & PCI_PM_CTRL_STATE_MASK;
+    unsigned state = e1000e_pp_power_set(&s->core,
+                                         pmcsr & PCI_PM_CTRL_STATE_MASK);
 
-    if (state == 1 || state == 2) {
-        /* D1/D2 are not supported (PMC says so): the write is ignored. */
-        pci_set_word(d->config + CAP_PM + PCI_PM_CTRL,
-                     (pmcsr & ~PCI_PM_CTRL_STATE_MASK) | s->pm_state);
-        return;
-    }
-    if (state == s->pm_state) {
-        return;
-    }
-    trace_e1000e_pp_pm_state(s->pm_state, state);
-    if (state == 3) {
-        /* A function in D3hot signals nothing: INTx goes low. */
-        pci_set_irq(d, 0);
-    }
-    if (s->pm_state == 3 && state == 0) {
-        /* PMCSR.No_Soft_Reset = 0: D3hot->D0 resets the function. */
-        e1000e_pp_core_reset(&s->core);
-    }
-    s->pm_state = state;
-    e1000e_pp_irq_update(&s->core);
+    pci_set_word(d->config + CAP_PM + PCI_PM_CTRL,
+                 (pmcsr & ~PCI_PM_CTRL_STATE_MASK) | state);
 }
 
 static void e1000e_pp_write_config(PCIDevice *d, uint32_t addr, uint32_t val,
                                    int len)
 {
     E1000EPPState *s = E1000E_PP(d);
-    bool was;
 
     pci_default_write_config(d, addr, val, len);
-    was = guard_enter(s);
     if (range_covers_byte(addr, len, PCI_COMMAND)) {
         e1000e_pp_bus_master(&s->core,
                              d->config[PCI_COMMAND] & PCI_COMMAND_MASTER);
     }
     if (ranges_overlap(addr, len, CAP_PM + PCI_PM_CTRL, 2)) {
-        e1000e_pp_pm_transition(s);
+        e1000e_pp_pm_transition(d);
     }
     if (ranges_overlap(addr, len, CAP_MSI, 24) ||
         ranges_overlap(addr, len, CAP_MSIX, 12)) {
         e1000e_pp_irq_update(&s->core);
     }
-    guard_leave(s, was);
 }
 
 /* The DSN the 82574L builds from its MAC: OUI, FF-FF, then the NIC part. */
@@ -539,8 +416,11 @@ static void e1000e_pp_realize(PCIDevice *d, Error **errp)
         s->timers[i] = timer_new_ns(QEMU_CLOCK_VIRTUAL, e1000e_pp_timer_cb,
                                     &s->timer_slots[i]);
     }
-    e1000e_pp_core_init(&s->core, &e1000e_pp_platform, s,
-                        s->conf.macaddr.a);
+    s->flush_bh = qemu_bh_new_guarded(e1000e_pp_flush_bh, s,
+                                      &DEVICE(s)->mem_reentrancy_guard);
+    /* The properties reach the core here, after they were all set. */
+    memcpy(s->cfg.mac, s->conf.macaddr.a, sizeof(s->cfg.mac));
+    e1000e_pp_core_init(&s->core, &e1000e_pp_platform, s, &s->cfg);
     e1000e_pp_bus_master(&s->core, d->config[PCI_COMMAND] &
                          PCI_COMMAND_MASTER);
     e1000e_pp_set_link(&s->core, !qemu_get_queue(s->nic)->link_down);
@@ -555,6 +435,7 @@ static void e1000e_pp_exit(PCIDevice *d)
         timer_free(s->timers[i]);
         s->timers[i] = NULL;
     }
+    qemu_bh_delete(s->flush_bh);
     qemu_del_nic(s->nic);
     pcie_aer_exit(d);
     pcie_cap_exit(d);
@@ -566,8 +447,7 @@ static void e1000e_pp_reset(DeviceState *dev)
 {
     E1000EPPState *s = E1000E_PP(dev);
 
-    s->pm_state = 0;
-    s->ioaddr = 0;
+    e1000e_pp_power_set(&s->core, E1000E_PP_D0);
     e1000e_pp_core_reset(&s->core);
     e1000e_pp_bus_master(&s->core, PCI_DEVICE(s)->config[PCI_COMMAND] &
                          PCI_COMMAND_MASTER);
@@ -580,7 +460,7 @@ static const Property e1000e_pp_properties[] = {
      * Off (the hardware): a full packet buffer drops frames into MPC.
      * On: the netdev holds them instead, so nothing is ever lost.
      */
-    DEFINE_PROP_BOOL("rx-backpressure", E1000EPPState, core.rx_backpressure,
+    DEFINE_PROP_BOOL("rx-backpressure", E1000EPPState, cfg.rx_backpressure,
                      false),
 };
 
@@ -628,7 +508,8 @@ static void e1000e_pp_add_counters(E1000EPPState *s)
         { "rx-dma-error", &rx->dma_error },
         { "rx-flushed", &rx->flushed },
         { "dma-errors", &s->core.dma_errors },
-        { "pm-violations", &s->pm_violations },
+        { "pm-violations", &s->core.pm_violations },
+        { "reentries-refused", &s->core.reentries },
     };
     size_t i;
 
@@ -638,11 +519,24 @@ static void e1000e_pp_add_counters(E1000EPPState *s)
     }
 }
 
+/* qom-get <dev> unimplemented-registers: what the guest touched. */
+static char *e1000e_pp_get_unimplemented(Object *obj, Error **errp)
+{
+    E1000EPPState *s = E1000E_PP(obj);
+    size_t len = e1000e_pp_unimplemented(&s->core, NULL, 0);
+    char *buf = g_malloc(len + 1);
+
+    e1000e_pp_unimplemented(&s->core, buf, len + 1);
+    return buf;
+}
+
 static void e1000e_pp_instance_init(Object *obj)
 {
     E1000EPPState *s = E1000E_PP(obj);
 
     e1000e_pp_add_counters(s);
+    object_property_add_str(obj, "unimplemented-registers",
+                            e1000e_pp_get_unimplemented, NULL);
     device_add_bootindex_property(obj, &s->conf.bootindex, "bootindex",
                                   "/ethernet-phy@0", DEVICE(obj));
 }

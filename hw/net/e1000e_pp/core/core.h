@@ -36,7 +36,7 @@ typedef enum E1000EPPTimer {
     E1000E_PP_TIMER_RADV,        /* Rx absolute delay */
     E1000E_PP_TIMER_TIDV,        /* Tx packet delay */
     E1000E_PP_TIMER_TADV,        /* Tx absolute delay */
-    E1000E_PP_TIMER_TX_KICK,     /* continue a long Tx ring walk */
+    E1000E_PP_TIMER_KICK,        /* continue engine work past its budget */
     E1000E_PP_TIMER_ITR,         /* INTx/MSI throttle window ends */
     E1000E_PP_TIMER_EITR0,       /* MSI-X vector 0..4 throttle windows */
     E1000E_PP_TIMER_COUNT = E1000E_PP_TIMER_EITR0 + E1000E_PP_MSIX_VECTORS,
@@ -79,7 +79,20 @@ typedef struct E1000EPPPlatform {
     void (*trace_rx)(void *opaque, size_t len, uint32_t rdh,
                      unsigned descriptors, const char *verdict);
     void (*trace_tx)(void *opaque, size_t len, uint32_t tdh, const char *what);
+    void (*trace_pm)(void *opaque, unsigned from, unsigned to);
+    void (*trace_violation)(void *opaque, const char *what, uint64_t addr);
 } E1000EPPPlatform;
+
+/* What the host configures before the first reset (device properties). */
+typedef struct E1000EPPConfig {
+    uint8_t mac[6];
+    /* Hold frames upstream when the packet buffer is full (never drop). */
+    bool rx_backpressure;
+} E1000EPPConfig;
+
+/* PCI PM D-states the function implements (PMC: no D1/D2). */
+#define E1000E_PP_D0            0
+#define E1000E_PP_D3HOT         3
 
 /* What the receive path learned about a frame, for its EOP descriptor. */
 typedef struct E1000EPPRxInfo {
@@ -187,6 +200,21 @@ typedef struct E1000EPPTxPacket {
 typedef struct E1000EPPCore {
     const E1000EPPPlatform *plat;
     void *opaque;
+    E1000EPPConfig cfg;
+
+    /*
+     * Work recorded during an entry point and done by its settle step:
+     * engines to run (WORK_* in internal.h), interrupt causes to latch
+     * into ICR and MSI-X causes to try, then one commit.
+     */
+    uint32_t work;
+    uint32_t irq_raise;
+    uint32_t irq_fire;
+    bool irq_dirty;
+    unsigned tx_budget;      /* descriptors left for this settle step */
+    size_t tx_bytes;         /* data bytes left for this settle step */
+    unsigned depth;          /* entry points active (1 when sane) */
+    uint64_t reentries;      /* nested accesses refused (DMA to BAR0) */
 
     /* The register file, indexed by offset / 4. */
     uint32_t regs[0x20000 / 4];
@@ -227,26 +255,49 @@ typedef struct E1000EPPCore {
     E1000EPPPktBuf pktbuf;
     E1000EPPRxWriteback rxwb;
     E1000EPPRxCounters rxstat;
-    bool rx_backpressure;    /* property: hold frames upstream, never drop */
     bool rx_halted;          /* a DMA failed; until RCTL.EN is rewritten */
     bool rxdmt_low;          /* free descriptors at or below RDMTS */
     bool tx_halted;          /* a DMA failed; until TCTL.EN is rewritten */
 
     /* Rate limiting of log messages: one per register and kind. */
     uint8_t logged[0x20000 / 4];
+    /* Unknown or unimplemented dwords the guest touched since init. */
+    uint32_t unimp_seen[0x20000 / 4 / 32];
 
     bool bus_master;         /* PCI COMMAND.BME */
     uint64_t dma_errors;
+    uint32_t ioaddr;         /* I/O BAR: IOADDR */
+
+    /* PCI PM: PMCSR.PowerState and what the function refused outside D0. */
+    unsigned power;
+    uint64_t pm_violations;
 } E1000EPPCore;
+
+/*
+ * Every entry point below runs to completion: it records what changed,
+ * then one settle step runs the engines and commits interrupts.
+ */
 
 /* Lifecycle */
 void e1000e_pp_core_init(E1000EPPCore *c, const E1000EPPPlatform *plat,
-                         void *opaque, const uint8_t mac[6]);
+                         void *opaque, const E1000EPPConfig *cfg);
 void e1000e_pp_core_reset(E1000EPPCore *c);    /* power-on reset */
 
-/* BAR0 / IOADDR access; offsets are byte offsets into BAR0. */
+/* BAR0 access; offsets are byte offsets into BAR0. */
 uint32_t e1000e_pp_read(E1000EPPCore *c, uint32_t offset);
 void e1000e_pp_write(E1000EPPCore *c, uint32_t offset, uint32_t value);
+/* BAR2: IOADDR (port 0) selects a CSR, IODATA (port 4) reaches it. */
+uint32_t e1000e_pp_io_read(E1000EPPCore *c, uint32_t port);
+void e1000e_pp_io_write(E1000EPPCore *c, uint32_t port, uint32_t value);
+
+/* PMCSR.PowerState was written; returns the state now in effect. */
+unsigned e1000e_pp_power_set(E1000EPPCore *c, unsigned state);
+
+/*
+ * The unknown and unimplemented registers touched since init, as
+ * "NAME@0xOFFSET" (unknown: "?@0xOFFSET"), comma separated, by offset.
+ */
+size_t e1000e_pp_unimplemented(E1000EPPCore *c, char *buf, size_t size);
 
 /* The wire */
 bool e1000e_pp_can_receive(E1000EPPCore *c);

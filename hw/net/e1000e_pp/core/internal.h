@@ -14,77 +14,175 @@
 
 #define ARRAY_LEN(a)    (sizeof(a) / sizeof((a)[0]))
 
-/* Access behaviours shared by many registers (§10.1.2 "Register Types"). */
+/*
+ * Access behaviours (§10.1.2 "Register Types"), applied by the dispatch
+ * in regs.c before a row's post-write hook runs.
+ */
 typedef enum RegAccess {
     REG_RW,          /* read/write through the mask */
     REG_RO,          /* writes are a guest error and ignored */
-    REG_WO,          /* reads return 0 */
+    REG_WO,          /* reads return 0; writes act through the hook */
     REG_RC,          /* statistics: clear on read */
     REG_RC_HIGH,     /* high half of a 64-bit counter: read clears both */
+    REG_W1C,         /* writing 1 clears the bit (ICR) */
+    REG_SET,         /* writing 1 sets the bit in .target (IMS) */
+    REG_CLR,         /* writing 1 clears the bit in .target (IMC) */
+    REG_ALIAS,       /* another address of .target (CTRL at 0x0004) */
+    REG_UNIMP,       /* stored but not modelled: logged once as LOG_UNIMP */
 } RegAccess;
 
 typedef struct RegInfo {
     const char *name;
+    const char *section;     /* datasheet section of the register */
     uint32_t offset;         /* first byte offset */
     uint16_t count;          /* elements of an array register, else 1 */
+    uint16_t stride;         /* bytes between elements (0: 4) */
     RegAccess access;
     uint32_t reset;          /* value after power-on and CTRL.RST */
     uint32_t wmask;          /* bits a guest write changes */
-    /* Optional handlers; "off" is the byte offset of the element. */
+    uint32_t action;         /* write-1 command bits that read back as 0 */
+    uint32_t target;         /* REG_SET/REG_CLR/REG_ALIAS: the register */
+    /* Computes the value read; "off" is the byte offset of the element. */
     uint32_t (*read)(E1000EPPCore *c, uint32_t off);
-    void (*write)(E1000EPPCore *c, uint32_t off, uint32_t val);
+    /*
+     * Runs after the dispatch stored the masked value: "val" is what the
+     * guest wrote, "old" the register before the write.
+     */
+    void (*post_write)(E1000EPPCore *c, uint32_t off, uint32_t val,
+                       uint32_t old);
 } RegInfo;
 
 /* regs.c */
 const RegInfo *e1000e_pp_reg_lookup(uint32_t offset);
-void e1000e_pp_regs_reset(E1000EPPCore *c, bool keep_pba);
-void e1000e_pp_store(E1000EPPCore *c, const RegInfo *ri, uint32_t off,
-                     uint32_t val);
-void e1000e_pp_log(E1000EPPCore *c, E1000EPPLog kind, uint32_t off,
-                   const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+
+/* Byte offset of element n of an array register. */
+static inline uint32_t e1000e_pp_reg_element(const RegInfo *ri, unsigned n)
+{
+    return ri->offset + n * (ri->stride ? ri->stride : 4);
+}
 extern const RegInfo e1000e_pp_reg_table[];
 extern const size_t e1000e_pp_reg_table_len;
 
-/* Register handlers, one file per datasheet concern. */
+/* log.c: one message per register and kind, so a guest cannot flood. */
+void e1000e_pp_log(E1000EPPCore *c, E1000EPPLog kind, uint32_t off,
+                   const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/*
+ * Work an entry point leaves for e1000e_pp_settle() (settle.c): handlers,
+ * frame arrival, timers and PCI events only record it.
+ */
+#define WORK_TX         (1u << 0)   /* walk the Tx ring */
+#define WORK_RX         (1u << 1)   /* move the packet buffer to the ring */
+#define WORK_RX_READY   (1u << 2)   /* tell the netdev frames may flow */
+#define WORK_ENGINES    (WORK_TX | WORK_RX)
+
+static inline void e1000e_pp_schedule(E1000EPPCore *c, uint32_t work)
+{
+    c->work |= work;
+}
+
+/* Tx work per settle step: descriptors, and data bytes. */
+#define E1000E_PP_TX_BUDGET      256
+#define E1000E_PP_TX_BYTE_BUDGET (1024 * 1024)
+
+/*
+ * settle.c. Every entry point is bracketed: e1000e_pp_enter (register
+ * accesses: refuses one nested in a step) or e1000e_pp_begin (events),
+ * then e1000e_pp_leave, whose outermost call settles.
+ */
+void e1000e_pp_settle(E1000EPPCore *c);
+bool e1000e_pp_enter(E1000EPPCore *c, uint32_t off, const char *what);
+void e1000e_pp_begin(E1000EPPCore *c);
+void e1000e_pp_leave(E1000EPPCore *c);
+
+/* Register hooks, one file per datasheet concern; general.c first. */
 uint32_t e1000e_pp_status_read(E1000EPPCore *c, uint32_t off);
-void e1000e_pp_status_write(E1000EPPCore *c, uint32_t off, uint32_t val);
-void e1000e_pp_ctrl_write(E1000EPPCore *c, uint32_t off, uint32_t val);
-void e1000e_pp_ctrl_ext_write(E1000EPPCore *c, uint32_t off, uint32_t val);
+void e1000e_pp_status_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                            uint32_t old);
+void e1000e_pp_ctrl_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                          uint32_t old);
+void e1000e_pp_ctrl_ext_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                              uint32_t old);
 uint32_t e1000e_pp_pba_read(E1000EPPCore *c, uint32_t off);
 uint32_t e1000e_pp_swsm_read(E1000EPPCore *c, uint32_t off);
+
+/* reset.c */
+void e1000e_pp_mac_reset(E1000EPPCore *c, bool software);
+void e1000e_pp_function_reset(E1000EPPCore *c);
 
 /* nvm.c */
 void e1000e_pp_nvm_init(E1000EPPCore *c, const uint8_t mac[6]);
 void e1000e_pp_nvm_reload(E1000EPPCore *c);
+void e1000e_pp_nvm_reload_done(E1000EPPCore *c);
 uint32_t e1000e_pp_eecd_read(E1000EPPCore *c, uint32_t off);
-void e1000e_pp_eecd_write(E1000EPPCore *c, uint32_t off, uint32_t val);
-void e1000e_pp_eerd_write(E1000EPPCore *c, uint32_t off, uint32_t val);
-void e1000e_pp_eewr_write(E1000EPPCore *c, uint32_t off, uint32_t val);
+void e1000e_pp_eecd_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                          uint32_t old);
+void e1000e_pp_eerd_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                          uint32_t old);
+void e1000e_pp_eewr_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                          uint32_t old);
 
 /* phy.c */
 void e1000e_pp_phy_reset(E1000EPPCore *c);
-void e1000e_pp_mdic_write(E1000EPPCore *c, uint32_t off, uint32_t val);
+void e1000e_pp_mdic_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                          uint32_t old);
 bool e1000e_pp_link_up(E1000EPPCore *c);
+void e1000e_pp_phy_wire(E1000EPPCore *c, bool up);
 bool e1000e_pp_phy_loopback(E1000EPPCore *c);
 void e1000e_pp_link_autoneg_done(E1000EPPCore *c);
 
-/* intr.c */
+/*
+ * intr.c, a leaf: causes are recorded here and committed once, at the
+ * end of e1000e_pp_settle().
+ */
 void e1000e_pp_raise(E1000EPPCore *c, uint32_t causes);
-void e1000e_pp_intr_update(E1000EPPCore *c);
+void e1000e_pp_intr_commit(E1000EPPCore *c);
 void e1000e_pp_intr_reset(E1000EPPCore *c);
 void e1000e_pp_throttle_expired(E1000EPPCore *c, E1000EPPTimer timer);
 uint32_t e1000e_pp_icr_read(E1000EPPCore *c, uint32_t off);
-void e1000e_pp_icr_write(E1000EPPCore *c, uint32_t off, uint32_t val);
-void e1000e_pp_ics_write(E1000EPPCore *c, uint32_t off, uint32_t val);
-void e1000e_pp_ims_write(E1000EPPCore *c, uint32_t off, uint32_t val);
-void e1000e_pp_imc_write(E1000EPPCore *c, uint32_t off, uint32_t val);
-/* Interrupt delay timers (§7.4.4): RDTR/RADV for Rx, TIDV/TADV for Tx. */
+void e1000e_pp_ics_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                         uint32_t old);
+void e1000e_pp_ims_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                         uint32_t old);
+void e1000e_pp_intr_changed(E1000EPPCore *c, uint32_t off, uint32_t val,
+                            uint32_t old);
+
+/*
+ * moderation.c: descriptor write-back held per RXDCTL/TXDCTL.WTHRESH and
+ * the §7.4.4 delay timers RDTR/RADV (Rx) and TIDV/TADV (Tx) that flush it.
+ */
+void e1000e_pp_rx_wb_queue(E1000EPPCore *c, uint64_t addr, const uint8_t *d,
+                           size_t size);
+void e1000e_pp_rx_wb_flush(E1000EPPCore *c);
+bool e1000e_pp_tx_wb_queue(E1000EPPCore *c, uint64_t addr, uint8_t status);
+bool e1000e_pp_tx_wb_flush(E1000EPPCore *c);
+void e1000e_pp_tx_writeback(E1000EPPCore *c, bool ide);
 void e1000e_pp_rx_delay_start(E1000EPPCore *c);
 void e1000e_pp_tx_delay_start(E1000EPPCore *c, bool ide);
 void e1000e_pp_delay_fired(E1000EPPCore *c, E1000EPPTimer timer);
-void e1000e_pp_rdtr_write(E1000EPPCore *c, uint32_t off, uint32_t val);
-void e1000e_pp_tidv_write(E1000EPPCore *c, uint32_t off, uint32_t val);
+void e1000e_pp_rdtr_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                          uint32_t old);
+void e1000e_pp_tidv_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                          uint32_t old);
+void e1000e_pp_moderation_reset(E1000EPPCore *c);
+
+/*
+ * Outside D0 (power.c) the function answers no access, masters no DMA
+ * and signals no interrupt: each attempt is a counted violation.
+ */
+static inline bool e1000e_pp_power_d0(E1000EPPCore *c, const char *what,
+                                      uint64_t addr)
+{
+    if (c->power == E1000E_PP_D0) {
+        return true;
+    }
+    c->pm_violations++;
+    if (c->plat->trace_violation) {
+        c->plat->trace_violation(c->opaque, what, addr);
+    }
+    return false;
+}
 
 /* Ethernet framing (IEEE 802.3) */
 #define ETH_ALEN        6
@@ -136,11 +234,14 @@ static inline void rxframe_add(RxFrame *fr, const uint8_t *p, size_t n)
 }
 
 /* rx.c */
-void e1000e_pp_rdt_write(E1000EPPCore *c, uint32_t off, uint32_t val);
-void e1000e_pp_rctl_write(E1000EPPCore *c, uint32_t off, uint32_t val);
+void e1000e_pp_rdt_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                         uint32_t old);
+void e1000e_pp_rctl_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                          uint32_t old);
 void e1000e_pp_rx_drain(E1000EPPCore *c);
 void e1000e_pp_rx_reset(E1000EPPCore *c);
-void e1000e_pp_rx_loopback(E1000EPPCore *c, const uint8_t *frame, size_t len);
+bool e1000e_pp_rx_wire(E1000EPPCore *c, const uint8_t *frame, size_t len);
+bool e1000e_pp_rx_loopback(E1000EPPCore *c, const uint8_t *frame, size_t len);
 bool e1000e_pp_loopback(E1000EPPCore *c);
 
 /* rxparse.c */
@@ -155,7 +256,6 @@ size_t e1000e_pp_rx_buf_size(E1000EPPCore *c);
 uint32_t e1000e_pp_rx_ring_free(E1000EPPCore *c);
 unsigned e1000e_pp_rx_descriptors_needed(E1000EPPCore *c, const RxFrame *fr);
 bool e1000e_pp_rx_ring_put(E1000EPPCore *c, const RxFrame *fr);
-void e1000e_pp_rx_wb_flush(E1000EPPCore *c);
 
 /* pktbuf.c */
 uint32_t e1000e_pp_pktbuf_charge(size_t wire_len);
@@ -168,11 +268,12 @@ void e1000e_pp_pktbuf_pop(E1000EPPCore *c);
 void e1000e_pp_pktbuf_reset(E1000EPPCore *c);
 
 /* tx.c */
-void e1000e_pp_tdt_write(E1000EPPCore *c, uint32_t off, uint32_t val);
-void e1000e_pp_tctl_write(E1000EPPCore *c, uint32_t off, uint32_t val);
+void e1000e_pp_tdt_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                         uint32_t old);
+void e1000e_pp_tctl_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                          uint32_t old);
 void e1000e_pp_tx_run(E1000EPPCore *c);
 void e1000e_pp_tx_reset(E1000EPPCore *c);
-bool e1000e_pp_tx_wb_flush(E1000EPPCore *c);
 
 /* stats.c */
 void e1000e_pp_stat_inc(E1000EPPCore *c, uint32_t off);
@@ -186,10 +287,12 @@ void e1000e_pp_stats_tx_good(E1000EPPCore *c, const uint8_t *frame,
 /* timesync.c */
 uint32_t e1000e_pp_systiml_read(E1000EPPCore *c, uint32_t off);
 uint32_t e1000e_pp_systimh_read(E1000EPPCore *c, uint32_t off);
-void e1000e_pp_systim_write(E1000EPPCore *c, uint32_t off, uint32_t val);
-void e1000e_pp_timinca_write(E1000EPPCore *c, uint32_t off, uint32_t val);
-void e1000e_pp_timadj_write(E1000EPPCore *c, uint32_t off, uint32_t val);
-uint32_t e1000e_pp_stamp_read(E1000EPPCore *c, uint32_t off);
+void e1000e_pp_systim_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                            uint32_t old);
+void e1000e_pp_timinca_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                             uint32_t old);
+void e1000e_pp_timadj_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                            uint32_t old);
 void e1000e_pp_timesync_reset(E1000EPPCore *c);
 
 /* crc32_clmul.c (x86-64) or crc32_clmul_stub.c: the CRC's fast path */
@@ -270,7 +373,7 @@ static inline void e1000e_pp_disarm(E1000EPPCore *c, E1000EPPTimer t)
     c->plat->timer_cancel(c->opaque, t);
 }
 
-/* DMA with the error accounting §"DMA" of docs/fidelity.md describes. */
+/* dma.c: DMA with the error accounting §"DMA" of docs/fidelity.md gives. */
 bool e1000e_pp_dma_read(E1000EPPCore *c, uint64_t addr, void *buf,
                         size_t len);
 bool e1000e_pp_dma_write(E1000EPPCore *c, uint64_t addr, const void *buf,

@@ -2,8 +2,12 @@
 /*
  * Interrupts (82574L §7.4): ICR/ICS/IMS/IMC/IAM, INTx with
  * ICR.INT_ASSERTED, MSI, MSI-X routed by IVAR with EIAC auto-clear and
- * EIAME auto-mask, ITR/EITR throttling and the Rx/Tx delay timers
- * RDTR/RADV/TIDV/TADV.
+ * EIAME auto-mask, ITR/EITR throttling.
+ *
+ * A leaf: the engines and hooks only record causes here (raise, a newly
+ * enabled IMS bit, an expired throttle window); the settle step commits
+ * them once per entry point, and nothing here calls back into an engine.
+ * Outside D0 the function signals nothing (power.c counts the attempt).
  */
 #include <string.h>
 
@@ -14,9 +18,8 @@ static const uint32_t msix_causes[5] = {
     ICR_RXQ0, ICR_RXQ1, ICR_TXQ0, ICR_TXQ1, ICR_OTHER,
 };
 
-/* ITR/EITR count in 256 ns units, the delay timers in 1.024 us units. */
+/* ITR/EITR count in 256 ns units. */
 #define ITR_UNIT_NS     256
-#define DELAY_UNIT_NS   1024
 
 static E1000EPPIrqMode irq_mode(E1000EPPCore *c)
 {
@@ -31,6 +34,23 @@ static void trace(E1000EPPCore *c, const char *what, unsigned vector)
     }
 }
 
+/* The line may always drop; asserting it or sending a message needs D0. */
+static void set_intx(E1000EPPCore *c, bool level)
+{
+    if (level && !e1000e_pp_power_d0(c, "intx", 0)) {
+        return;
+    }
+    c->intx_level = level;
+    c->plat->set_intx(c->opaque, level);
+}
+
+static void send_message(E1000EPPCore *c, unsigned vector)
+{
+    if (e1000e_pp_power_d0(c, "interrupt", vector)) {
+        c->plat->notify(c->opaque, vector);
+    }
+}
+
 void e1000e_pp_intr_reset(E1000EPPCore *c)
 {
     unsigned v;
@@ -41,11 +61,11 @@ void e1000e_pp_intr_reset(E1000EPPCore *c)
         c->eitr_window[v] = false;
         c->eitr_pending[v] = false;
     }
-    memset(c->delay_armed, 0, sizeof(c->delay_armed));
+    c->irq_raise = c->irq_fire = 0;
+    c->irq_dirty = false;
     c->msi_delivered = false;
     if (c->intx_level) {
-        c->intx_level = false;
-        c->plat->set_intx(c->opaque, 0);
+        set_intx(c, false);
     }
 }
 
@@ -77,16 +97,14 @@ static void update_line(E1000EPPCore *c)
         REG(c, ICR) &= ~ICR_INT_ASSERTED;
         c->msi_delivered = false;
         if (c->intx_level) {
-            c->intx_level = false;
-            c->plat->set_intx(c->opaque, 0);
+            set_intx(c, false);
             trace(c, "intx-deassert", 0);
         }
         return;
     }
     if (mode == E1000E_PP_IRQ_MSI) {
         if (c->intx_level) {
-            c->intx_level = false;
-            c->plat->set_intx(c->opaque, 0);
+            set_intx(c, false);
         }
         if (c->msi_delivered) {
             return;
@@ -96,7 +114,7 @@ static void update_line(E1000EPPCore *c)
             REG(c, ICR) |= ICR_INT_ASSERTED;
             c->msi_delivered = true;
             e1000e_pp_stat_inc(c, IAC);
-            c->plat->notify(c->opaque, 0);
+            send_message(c, 0);
             trace(c, "msi", 0);
         }
         return;
@@ -107,9 +125,8 @@ static void update_line(E1000EPPCore *c)
     if (throttle_pass(c, &c->itr_window, &c->itr_pending, REG(c, ITR),
                       E1000E_PP_TIMER_ITR)) {
         REG(c, ICR) |= ICR_INT_ASSERTED;
-        c->intx_level = true;
         e1000e_pp_stat_inc(c, IAC);
-        c->plat->set_intx(c->opaque, 1);
+        set_intx(c, true);
         trace(c, "intx-assert", 0);
     }
 }
@@ -146,17 +163,16 @@ static void msix_fire(E1000EPPCore *c, uint32_t causes)
         REG(c, ICR) &= ~(REG(c, EIAC) & cause);
         REG(c, IMS) &= ~(REG(c, EIAC) & cause);
         e1000e_pp_stat_inc(c, IAC);
-        c->plat->notify(c->opaque, vec);
+        send_message(c, vec);
         trace(c, "msix", vec);
     }
 }
 
-void e1000e_pp_intr_update(E1000EPPCore *c)
+static void intr_update(E1000EPPCore *c)
 {
     if (irq_mode(c) == E1000E_PP_IRQ_MSIX) {
         if (c->intx_level) {
-            c->intx_level = false;
-            c->plat->set_intx(c->opaque, 0);
+            set_intx(c, false);
         }
         if (REG(c, ICR) & REG(c, IMS) & ~ICR_INT_ASSERTED) {
             REG(c, ICR) |= ICR_INT_ASSERTED;
@@ -170,37 +186,54 @@ void e1000e_pp_intr_update(E1000EPPCore *c)
 
 void e1000e_pp_raise(E1000EPPCore *c, uint32_t causes)
 {
-    if (irq_mode(c) == E1000E_PP_IRQ_MSIX) {
-        /* The per-queue and "other" causes the vectors are routed by. */
-        if (causes & ICR_RXT0) {
-            causes |= ICR_RXQ0;
-        }
-        if (causes & ICR_TXDW) {
-            causes |= ICR_TXQ0;
-        }
-        if (causes & ICR_OTHER_CAUSES) {
-            causes |= ICR_OTHER;
-        }
+    c->irq_raise |= causes & ~ICR_INT_ASSERTED;
+    c->irq_dirty = true;
+}
+
+void e1000e_pp_intr_commit(E1000EPPCore *c)
+{
+    uint32_t causes = c->irq_raise, fire = c->irq_fire;
+    bool msix = irq_mode(c) == E1000E_PP_IRQ_MSIX;
+
+    if (!c->irq_dirty) {
+        return;
     }
-    REG(c, ICR) |= causes & ~ICR_INT_ASSERTED;
-    trace(c, "raise", 0);
-    if (irq_mode(c) == E1000E_PP_IRQ_MSIX) {
-        msix_fire(c, causes);
+    c->irq_raise = c->irq_fire = 0;
+    c->irq_dirty = false;
+    if (causes) {
+        if (msix) {
+            /* The per-queue and "other" causes the vectors are routed by. */
+            if (causes & ICR_RXT0) {
+                causes |= ICR_RXQ0;
+            }
+            if (causes & ICR_TXDW) {
+                causes |= ICR_TXQ0;
+            }
+            if (causes & ICR_OTHER_CAUSES) {
+                causes |= ICR_OTHER;
+            }
+        }
+        REG(c, ICR) |= causes;
+        trace(c, "raise", 0);
+        fire |= causes;
     }
-    e1000e_pp_intr_update(c);
+    if (msix && fire) {
+        msix_fire(c, fire);
+    }
+    intr_update(c);
 }
 
 void e1000e_pp_throttle_expired(E1000EPPCore *c, E1000EPPTimer timer)
 {
     unsigned vec = timer - E1000E_PP_TIMER_EITR0;
-    uint32_t ivar = REG(c, IVAR), causes = 0;
+    uint32_t ivar = REG(c, IVAR);
     unsigned i;
 
     if (timer == E1000E_PP_TIMER_ITR) {
         c->itr_window = false;
         if (c->itr_pending) {
             c->itr_pending = false;
-            e1000e_pp_intr_update(c);
+            c->irq_dirty = true;
         }
         return;
     }
@@ -214,18 +247,16 @@ void e1000e_pp_throttle_expired(E1000EPPCore *c, E1000EPPTimer timer)
         uint32_t entry = (ivar >> (4 * i)) & 0xf;
         if ((entry & IVAR_ENTRY_VALID) &&
             (entry & IVAR_VECTOR_MASK) == vec) {
-            causes |= msix_causes[i];
+            c->irq_fire |= msix_causes[i];
         }
     }
-    msix_fire(c, causes);
+    c->irq_dirty = true;
 }
 
 uint32_t e1000e_pp_icr_read(E1000EPPCore *c, uint32_t off)
 {
-    uint32_t v;
+    uint32_t v = REG(c, ICR);
 
-    e1000e_pp_intr_update(c);
-    v = REG(c, ICR);
     /*
      * §10.2.4.1: a read clears ICR when IMS is 0 or INT_ASSERTED is set
      * (then, with CTRL_EXT.IAME, IAM is also written to IMC); with only
@@ -237,140 +268,27 @@ uint32_t e1000e_pp_icr_read(E1000EPPCore *c, uint32_t off)
     if (!REG(c, IMS) || (v & ICR_INT_ASSERTED)) {
         REG(c, ICR) = 0;
     }
-    e1000e_pp_intr_update(c);
+    c->irq_dirty = true;
     return v;
 }
 
-void e1000e_pp_icr_write(E1000EPPCore *c, uint32_t off, uint32_t val)
+/* ICR (write 1 to clear) and IMC: the line follows at commit. */
+void e1000e_pp_intr_changed(E1000EPPCore *c, uint32_t off, uint32_t val,
+                            uint32_t old)
 {
-    REG(c, ICR) &= ~val;
-    e1000e_pp_intr_update(c);
+    c->irq_dirty = true;
 }
 
-void e1000e_pp_ics_write(E1000EPPCore *c, uint32_t off, uint32_t val)
+void e1000e_pp_ics_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                         uint32_t old)
 {
-    e1000e_pp_raise(c, val & ~ICR_INT_ASSERTED);
+    e1000e_pp_raise(c, val);
 }
 
-void e1000e_pp_ims_write(E1000EPPCore *c, uint32_t off, uint32_t val)
+void e1000e_pp_ims_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                         uint32_t old)
 {
-    uint32_t newly = val & ~REG(c, IMS);
-
-    REG(c, IMS) |= val & 0x01ffffff;
-    if (irq_mode(c) == E1000E_PP_IRQ_MSIX) {
-        msix_fire(c, newly);
-    }
-    e1000e_pp_intr_update(c);
-}
-
-void e1000e_pp_imc_write(E1000EPPCore *c, uint32_t off, uint32_t val)
-{
-    REG(c, IMS) &= ~val;
-    e1000e_pp_intr_update(c);
-}
-
-/*
- * §7.4.4 interrupt delay timers, one pair per direction: the packet
- * timer (RDTR, TIDV) restarts with every frame, the absolute one (RADV,
- * TADV) runs from the first frame after the last interrupt; whichever
- * expires first writes back what WTHRESH held and raises the cause. A
- * zero packet timer (or, for Tx, a descriptor without IDE) means no
- * delay at all, and such an immediate interrupt halts both timers.
- */
-typedef struct DelayPair {
-    E1000EPPTimer packet, absolute;
-    uint32_t packet_reg, absolute_reg;
-    uint32_t packet_stat, absolute_stat;
-    uint32_t cause;
-    bool rx;
-} DelayPair;
-
-static const DelayPair rx_delay = {
-    E1000E_PP_TIMER_RDTR, E1000E_PP_TIMER_RADV, RDTR, RADV,
-    ICRXPTC, ICRXATC, ICR_RXT0, true,
-};
-static const DelayPair tx_delay = {
-    E1000E_PP_TIMER_TIDV, E1000E_PP_TIMER_TADV, TIDV, TADV,
-    ICTXPTC, ICTXATC, ICR_TXDW, false,
-};
-
-static bool *armed(E1000EPPCore *c, E1000EPPTimer t)
-{
-    return &c->delay_armed[t - E1000E_PP_TIMER_RDTR];
-}
-
-static void delay_flush(E1000EPPCore *c, const DelayPair *p)
-{
-    if (p->rx) {
-        e1000e_pp_rx_wb_flush(c);
-    } else {
-        e1000e_pp_tx_wb_flush(c);
-    }
-    e1000e_pp_disarm(c, p->packet);
-    e1000e_pp_disarm(c, p->absolute);
-    *armed(c, p->packet) = *armed(c, p->absolute) = false;
-    e1000e_pp_raise(c, p->cause);
-}
-
-static void delay_start(E1000EPPCore *c, const DelayPair *p, bool delay)
-{
-    uint32_t pkt = REG(c, p->packet_reg) & 0xffff;
-    uint32_t abs = REG(c, p->absolute_reg) & 0xffff;
-
-    if (!delay || !pkt) {
-        delay_flush(c, p);
-        return;
-    }
-    e1000e_pp_arm(c, p->packet, (int64_t)pkt * DELAY_UNIT_NS);
-    *armed(c, p->packet) = true;
-    if (abs && !*armed(c, p->absolute)) {
-        e1000e_pp_arm(c, p->absolute, (int64_t)abs * DELAY_UNIT_NS);
-        *armed(c, p->absolute) = true;
-    }
-}
-
-/* FPD (bit 31 of RDTR/TIDV, write-only): flush held descriptors now. */
-static void delay_fpd(E1000EPPCore *c, const DelayPair *p, uint32_t val)
-{
-    REG(c, p->packet_reg) = val & 0xffff;
-    if (!(val & (1u << 31))) {
-        return;
-    }
-    if (*armed(c, p->packet) || *armed(c, p->absolute)) {
-        delay_flush(c, p);      /* the pending interrupt goes with them */
-    } else if (p->rx) {
-        e1000e_pp_rx_wb_flush(c);
-    } else {
-        e1000e_pp_tx_wb_flush(c);
-    }
-}
-
-void e1000e_pp_rx_delay_start(E1000EPPCore *c)
-{
-    delay_start(c, &rx_delay, true);
-}
-
-void e1000e_pp_tx_delay_start(E1000EPPCore *c, bool ide)
-{
-    delay_start(c, &tx_delay, ide);
-}
-
-void e1000e_pp_delay_fired(E1000EPPCore *c, E1000EPPTimer timer)
-{
-    const DelayPair *p = timer == rx_delay.packet ||
-                         timer == rx_delay.absolute ? &rx_delay : &tx_delay;
-
-    e1000e_pp_stat_inc(c, timer == p->packet ? p->packet_stat :
-                                               p->absolute_stat);
-    delay_flush(c, p);
-}
-
-void e1000e_pp_rdtr_write(E1000EPPCore *c, uint32_t off, uint32_t val)
-{
-    delay_fpd(c, &rx_delay, val);
-}
-
-void e1000e_pp_tidv_write(E1000EPPCore *c, uint32_t off, uint32_t val)
-{
-    delay_fpd(c, &tx_delay, val);
+    /* A cause already pending fires as soon as IMS enables it. */
+    c->irq_fire |= val & ~old;
+    c->irq_dirty = true;
 }

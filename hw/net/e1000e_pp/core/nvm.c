@@ -76,16 +76,14 @@ uint32_t e1000e_pp_eecd_read(E1000EPPCore *c, uint32_t off)
     return v | EECD_PRES;
 }
 
-void e1000e_pp_eecd_write(E1000EPPCore *c, uint32_t off, uint32_t val)
+void e1000e_pp_eecd_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                          uint32_t old)
 {
-    uint32_t keep = REG(c, EECD) & EECD_AUTO_RD;
-
     if (val & (EECD_SK | EECD_CS | EECD_DI)) {
         e1000e_pp_log(c, E1000E_PP_LOG_UNIMP, off,
                       "EECD bit-banged SPI access 0x%08x; use EERD/EEWR",
                       val);
     }
-    REG(c, EECD) = keep | (val & (EECD_REQ | EECD_AUPDEN));
 }
 
 static bool nvm_addr(E1000EPPCore *c, uint32_t off, uint32_t val,
@@ -101,7 +99,9 @@ static bool nvm_addr(E1000EPPCore *c, uint32_t off, uint32_t val,
     return true;
 }
 
-void e1000e_pp_eerd_write(E1000EPPCore *c, uint32_t off, uint32_t val)
+/* EERD and EEWR are command registers: the hook writes the result. */
+void e1000e_pp_eerd_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                          uint32_t old)
 {
     unsigned addr;
     uint32_t data = 0;
@@ -119,7 +119,8 @@ void e1000e_pp_eerd_write(E1000EPPCore *c, uint32_t off, uint32_t val)
                    EERD_ADDR_SHIFT | EERD_DONE;
 }
 
-void e1000e_pp_eewr_write(E1000EPPCore *c, uint32_t off, uint32_t val)
+void e1000e_pp_eewr_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                          uint32_t old)
 {
     unsigned addr;
 
@@ -127,4 +128,25 @@ void e1000e_pp_eewr_write(E1000EPPCore *c, uint32_t off, uint32_t val)
         c->nvm[addr] = (uint16_t)(val >> EERD_DATA_SHIFT);
     }
     REG(c, EEWR) = (val & ~EERD_START) | EERD_DONE;
+}
+
+/*
+ * After CTRL.RST the NVM is read again (NVM auto-load); EECD.AUTO_RD
+ * stays clear until that finishes. Linux polls it at most 10 times 1-2 ms
+ * apart (e1000e_get_auto_rd_done): the window must stay well inside 10 ms.
+ */
+#define NVM_AUTO_READ_NS    (1000 * 1000)
+
+void e1000e_pp_nvm_reload(E1000EPPCore *c)
+{
+    REG(c, EECD) &= ~EECD_AUTO_RD;
+    REG(c, EEMNGCTL) &= ~EEMNGCTL_CFG_DONE0;
+    e1000e_pp_arm(c, E1000E_PP_TIMER_AUTO_RD, NVM_AUTO_READ_NS);
+}
+
+void e1000e_pp_nvm_reload_done(E1000EPPCore *c)
+{
+    REG(c, EECD) |= EECD_AUTO_RD;
+    /* EEMNGCTL.CFG_DONE0: Linux waits for it before touching the PHY. */
+    REG(c, EEMNGCTL) |= EEMNGCTL_CFG_DONE0;
 }

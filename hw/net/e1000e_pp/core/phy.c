@@ -98,8 +98,8 @@ static void link_report(E1000EPPCore *c)
     c->link_reported = up;
     e1000e_pp_raise(c, ICR_LSC);
     if (up) {
-        e1000e_pp_tx_run(c);
-        e1000e_pp_rx_drain(c);
+        /* Rings held while the link was down may go on. */
+        e1000e_pp_schedule(c, WORK_ENGINES);
     }
 }
 
@@ -152,7 +152,8 @@ void e1000e_pp_link_autoneg_done(E1000EPPCore *c)
     link_set(c, c->wire_up && !(c->phy[MII_BMCR] & BMCR_PDOWN));
 }
 
-void e1000e_pp_set_link(E1000EPPCore *c, bool up)
+/* The netdev's carrier changed. */
+void e1000e_pp_phy_wire(E1000EPPCore *c, bool up)
 {
     if (c->wire_up == up) {
         return;
@@ -237,7 +238,8 @@ static void phy_write(E1000EPPCore *c, unsigned reg, uint16_t val)
     }
 }
 
-void e1000e_pp_mdic_write(E1000EPPCore *c, uint32_t off, uint32_t val)
+void e1000e_pp_mdic_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                          uint32_t old)
 {
     unsigned reg = (val >> MDIC_REG_SHIFT) & 0x1f;
     unsigned addr = (val >> MDIC_PHY_SHIFT) & 0x1f;
@@ -256,7 +258,7 @@ void e1000e_pp_mdic_write(E1000EPPCore *c, uint32_t off, uint32_t val)
                       "MDIC opcode %u is reserved", op >> 26);
         result |= MDIC_ERROR;
     }
-    /* The MDIO cycle completes before the guest can poll READY. */
+    /* A command register: the MDIO cycle completes before READY is polled. */
     REG(c, MDIC) = result | MDIC_READY;
     if (val & MDIC_INT_EN) {
         e1000e_pp_raise(c, ICR_MDAC);

@@ -24,6 +24,7 @@
 #define   CTRL_TFCE         (1u << 28)
 #define   CTRL_VME          (1u << 30)
 #define   CTRL_PHY_RST      (1u << 31)
+#define CTRL_DUP        0x00004     /* CTRL again (§10.2.2.1) */
 #define STATUS          0x00008
 #define   STATUS_FD         (1u << 0)
 #define   STATUS_LU         (1u << 1)
@@ -116,6 +117,7 @@
 #define ITR             0x000c4
 #define ICS             0x000c8
 #define IMS             0x000d0
+#define   IMS_VALID         0x01ffffff  /* causes IMS can enable */
 #define IMC             0x000d8
 #define IAM             0x000e0
 #define IVAR            0x000e4
@@ -168,6 +170,7 @@
 #define RDH             0x02810
 #define RDT             0x02818
 #define RDTR            0x02820
+#define   DELAY_FPD         (1u << 31)  /* RDTR/TIDV: flush now */
 #define   RDTR_FPD          (1u << 31)
 #define RXDCTL          0x02828
 #define   RXDCTL_GRAN       (1u << 24)

@@ -43,7 +43,8 @@ static bool rx_dma_ready(E1000EPPCore *c)
 
 bool e1000e_pp_can_receive(E1000EPPCore *c)
 {
-    if (!c->rx_backpressure) {
+    /* A sleeping function takes (and drops) what the wire brings. */
+    if (!c->cfg.rx_backpressure || c->power != E1000E_PP_D0) {
         /* Like the wire: frames keep coming and are counted or dropped. */
         return true;
     }
@@ -101,13 +102,18 @@ void e1000e_pp_rx_drain(E1000EPPCore *c)
         e1000e_pp_pktbuf_pop(c);
         rx_trace(c, fr.len, 0, "delivered from packet buffer");
     }
-    if (c->rx_backpressure && e1000e_pp_can_receive(c)) {
-        c->plat->rx_ready(c->opaque);
+    if (c->cfg.rx_backpressure && e1000e_pp_can_receive(c)) {
+        e1000e_pp_schedule(c, WORK_RX_READY);
     }
 }
 
-/* The MAC's decision for one frame; false only when back-pressuring. */
-static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len)
+/*
+ * The MAC's decision for one frame; false only when back-pressuring. A
+ * frame from the wire may go straight to the ring when nothing waits
+ * before it; a looped-back one always queues for the Rx engine.
+ */
+static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
+                      bool direct)
 {
     uint32_t rctl = REG(c, RCTL);
     size_t wire_len, max, strip = 0;
@@ -176,7 +182,7 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len)
     }
 
     fits = ring_takes(c, &fr);
-    if (c->rx_backpressure && !(fits && e1000e_pp_pktbuf_empty(c) &&
+    if (c->cfg.rx_backpressure && !(fits && e1000e_pp_pktbuf_empty(c) &&
                                 rx_dma_ready(c)) &&
         !e1000e_pp_pktbuf_room(c, wire_len)) {
         /* Not taken: QEMU holds it and offers it again; nothing counts. */
@@ -187,7 +193,7 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len)
     if (!fits) {
         /* RNBC counts frames that found no free descriptor (§10.2.7). */
         e1000e_pp_stat_inc(c, RNBC);
-    } else if (e1000e_pp_pktbuf_empty(c) && rx_dma_ready(c)) {
+    } else if (direct && e1000e_pp_pktbuf_empty(c) && rx_dma_ready(c)) {
         e1000e_pp_stats_rx_good(c, frame, wire_len);
         rx_to_ring(c, &fr);
         rx_trace(c, len, e1000e_pp_rx_descriptors_needed(c, &fr),
@@ -199,7 +205,7 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len)
         e1000e_pp_stats_rx_good(c, frame, wire_len);
         e1000e_pp_pktbuf_push(c, &fr, wire_len);
         rx_trace(c, len, 0, "held in packet buffer");
-        e1000e_pp_rx_drain(c);
+        e1000e_pp_schedule(c, WORK_RX);
         return true;
     }
     /* The packet buffer overflowed: MPC and ICR.RXO */
@@ -211,53 +217,54 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len)
     return true;
 }
 
-bool e1000e_pp_receive(E1000EPPCore *c, const uint8_t *frame, size_t len)
+/* A frame from the line; false if back-pressure leaves it upstream. */
+bool e1000e_pp_rx_wire(E1000EPPCore *c, const uint8_t *frame, size_t len)
 {
     c->rxstat.offered++;
-    if (e1000e_pp_phy_loopback(c)) {
-        /* In PHY loopback the line side is not listened to. */
+    if (c->power != E1000E_PP_D0 || e1000e_pp_phy_loopback(c)) {
+        /* Asleep, or in PHY loopback: the line side is not listened to. */
         c->rxstat.not_ready++;
         return true;
     }
-    if (!rx_accept(c, frame, len)) {
+    if (!rx_accept(c, frame, len, true)) {
         c->rxstat.offered--;    /* not taken: QEMU offers it again */
         return false;
     }
     return true;
 }
 
-void e1000e_pp_rx_loopback(E1000EPPCore *c, const uint8_t *frame,
+bool e1000e_pp_rx_loopback(E1000EPPCore *c, const uint8_t *frame,
                            size_t len)
 {
     c->rxstat.offered++;
-    if (!rx_accept(c, frame, len)) {
+    if (!rx_accept(c, frame, len, false)) {
         /* Nothing upstream can hold a looped-back frame. */
         c->rxstat.missed++;
         e1000e_pp_stat_inc(c, MPC);
+        return false;
     }
+    return true;
 }
 
-void e1000e_pp_rdt_write(E1000EPPCore *c, uint32_t off, uint32_t val)
+void e1000e_pp_rdt_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                         uint32_t old)
 {
-    REG(c, RDT) = val & 0xffff;
-    e1000e_pp_rx_drain(c);
+    e1000e_pp_schedule(c, WORK_RX);
 }
 
-void e1000e_pp_rctl_write(E1000EPPCore *c, uint32_t off, uint32_t val)
+void e1000e_pp_rctl_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                          uint32_t old)
 {
-    bool was_on = REG(c, RCTL) & RCTL_EN;
-
-    REG(c, RCTL) = val & 0x7fffbffe;
-    if ((val & RCTL_EN) && !was_on) {
+    /* Setting EN restarts an engine a failed DMA stopped. */
+    if ((val & RCTL_EN) && !(old & RCTL_EN)) {
         c->rx_halted = false;
     }
-    e1000e_pp_rx_drain(c);
+    e1000e_pp_schedule(c, WORK_RX);
 }
 
 void e1000e_pp_rx_reset(E1000EPPCore *c)
 {
     e1000e_pp_pktbuf_reset(c);
-    c->rxwb.count = 0;
     c->rx_halted = false;
     c->rxdmt_low = false;
 }

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The receive descriptor ring (82574L §7.1.4-7.1.5): geometry, buffer
- * sizes, the legacy, extended and packet-split formats, and descriptor
- * write-back batched by RXDCTL.WTHRESH until a threshold, a delay timer
- * or RDTR.FPD flushes it.
+ * sizes, the legacy, extended and packet-split formats; the write-back
+ * they produce is held in moderation.c per RXDCTL.WTHRESH.
  */
 #include <string.h>
 
@@ -155,21 +154,6 @@ static bool frame_dma(E1000EPPCore *c, const RxFrame *fr, size_t off,
     return true;
 }
 
-void e1000e_pp_rx_wb_flush(E1000EPPCore *c)
-{
-    E1000EPPRxWriteback *wb = &c->rxwb;
-    unsigned i;
-
-    for (i = 0; i < wb->count; i++) {
-        if (!e1000e_pp_dma_write(c, wb->addr[i], wb->desc[i], wb->size[i])) {
-            e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, RDH,
-                          "Rx descriptor write-back to 0x%llx failed",
-                          (unsigned long long)wb->addr[i]);
-        }
-    }
-    wb->count = 0;
-}
-
 /*
  * RXDCTL.WTHRESH: descriptors are written back in bursts of WTHRESH;
  * 0 or 1 writes each one back at once.
@@ -177,20 +161,6 @@ void e1000e_pp_rx_wb_flush(E1000EPPCore *c)
 static unsigned wb_threshold(E1000EPPCore *c, RxFormat f)
 {
     return e1000e_pp_wthresh(REG(c, RXDCTL), desc_size(f));
-}
-
-static void wb_queue(E1000EPPCore *c, uint64_t addr, const uint8_t *d,
-                     size_t size)
-{
-    E1000EPPRxWriteback *wb = &c->rxwb;
-
-    if (wb->count == E1000E_PP_WB_MAX) {
-        e1000e_pp_rx_wb_flush(c);
-    }
-    wb->addr[wb->count] = addr;
-    memcpy(wb->desc[wb->count], d, size);
-    wb->size[wb->count] = (uint8_t)size;
-    wb->count++;
 }
 
 static uint64_t ring_base(E1000EPPCore *c)
@@ -265,7 +235,7 @@ static bool fill_chained(E1000EPPCore *c, RxFormat f, const RxFrame *fr)
         } else {
             wb_extended(c, d, chunk, eop, fr);
         }
-        wb_queue(c, daddr, d, 16);
+        e1000e_pp_rx_wb_queue(c, daddr, d, 16);
         ring_advance(c, f);
         done += chunk;
     }
@@ -323,7 +293,7 @@ static bool fill_split(E1000EPPCore *c, const RxFrame *fr)
         put_le16(d + 18, lens[1]);
         put_le16(d + 20, lens[2]);
         put_le16(d + 22, lens[3]);
-        wb_queue(c, daddr, d, 32);
+        e1000e_pp_rx_wb_queue(c, daddr, d, 32);
         ring_advance(c, RX_SPLIT);
     }
     return done == fr->len;

@@ -9,9 +9,9 @@
 
 #define SYSTIM_TICK_NS  16
 
-static uint64_t systim_now(E1000EPPCore *c)
+/* SYSTIM now, had TIMINCA been inca since the last rebase. */
+static uint64_t systim_at_rate(E1000EPPCore *c, uint32_t inca)
 {
-    uint32_t inca = REG(c, TIMINCA);
     uint64_t ip = inca >> TIMINCA_IP_SHIFT, iv = inca & TIMINCA_IV_MASK;
     int64_t elapsed = c->plat->now_ns(c->opaque) - c->systim_base_ns;
 
@@ -20,6 +20,11 @@ static uint64_t systim_now(E1000EPPCore *c)
     }
     return c->systim_base +
            (uint64_t)(elapsed / (SYSTIM_TICK_NS * (int64_t)ip)) * iv;
+}
+
+static uint64_t systim_now(E1000EPPCore *c)
+{
+    return systim_at_rate(c, REG(c, TIMINCA));
 }
 
 static void systim_rebase(E1000EPPCore *c, uint64_t value)
@@ -47,7 +52,8 @@ uint32_t e1000e_pp_systimh_read(E1000EPPCore *c, uint32_t off)
     return c->systimh_latch;
 }
 
-void e1000e_pp_systim_write(E1000EPPCore *c, uint32_t off, uint32_t val)
+void e1000e_pp_systim_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                            uint32_t old)
 {
     uint64_t now = systim_now(c);
 
@@ -59,16 +65,16 @@ void e1000e_pp_systim_write(E1000EPPCore *c, uint32_t off, uint32_t val)
     systim_rebase(c, now);
 }
 
-void e1000e_pp_timinca_write(E1000EPPCore *c, uint32_t off, uint32_t val)
+void e1000e_pp_timinca_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                             uint32_t old)
 {
-    /* Keep the time reached so far; the new rate applies from now. */
-    systim_rebase(c, systim_now(c));
-    REG(c, TIMINCA) = val;
+    /* Keep the time reached at the old rate; the new one applies now. */
+    systim_rebase(c, systim_at_rate(c, old));
 }
 
-void e1000e_pp_timadj_write(E1000EPPCore *c, uint32_t off, uint32_t val)
+void e1000e_pp_timadj_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                            uint32_t old)
 {
-    REG(c, off) = val;
     if (off == TIMADJH) {
         /* TIMADJH bit 31 is the sign of the adjustment. */
         uint64_t adj = REG(c, TIMADJL) |
@@ -76,9 +82,4 @@ void e1000e_pp_timadj_write(E1000EPPCore *c, uint32_t off, uint32_t val)
         uint64_t now = systim_now(c);
         systim_rebase(c, (val & 0x80000000u) ? now - adj : now + adj);
     }
-}
-
-uint32_t e1000e_pp_stamp_read(E1000EPPCore *c, uint32_t off)
-{
-    return 0;
 }

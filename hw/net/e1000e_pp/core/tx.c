@@ -29,9 +29,6 @@
 
 /* Bytes kept free before the frame so a VLAN tag can be inserted. */
 #define TX_HEADROOM     4
-/* Work per register write or timer slice: descriptors, and data bytes. */
-#define TX_BUDGET       256
-#define TX_BYTE_BUDGET  (1024 * 1024)
 /* Without TSO the 82574 sends at most a 16 KB packet. */
 #define TX_MAX_PLAIN    16384
 
@@ -44,7 +41,6 @@ static uint8_t *tx_frame(E1000EPPCore *c)
 
 void e1000e_pp_tx_reset(E1000EPPCore *c)
 {
-    c->txwb.count = 0;
     memset(&c->txctx, 0, sizeof(c->txctx));
     memset(&c->txpkt, 0, sizeof(c->txpkt));
 }
@@ -99,7 +95,10 @@ static void tx_emit(E1000EPPCore *c, size_t len)
     }
     e1000e_pp_stats_tx_good(c, f, len + ETH_FCS_LEN);
     if (e1000e_pp_loopback(c)) {
-        /* MAC or PHY loopback: back into our own receive path only. */
+        /*
+         * MAC or PHY loopback: back into our own packet buffer only; the
+         * walk yields after this descriptor so the Rx engine can take it.
+         */
         tx_trace(c, len, "loopback");
         e1000e_pp_rx_loopback(c, f, len);
     } else {
@@ -349,73 +348,11 @@ static bool tx_descriptor(E1000EPPCore *c, uint8_t *d, bool *ide)
     return cmd & TXD_CMD_RS;
 }
 
-/*
- * Write back the status bytes held for TXDCTL.WTHRESH. Returns false if
- * a write failed (the engine then stops).
- */
-bool e1000e_pp_tx_wb_flush(E1000EPPCore *c)
-{
-    E1000EPPTxWriteback *wb = &c->txwb;
-    unsigned i;
-
-    for (i = 0; i < wb->count; i++) {
-        if (!e1000e_pp_dma_write(c, wb->addr[i], &wb->status[i], 1)) {
-            c->tx_halted = true;
-            wb->count = 0;
-            return false;
-        }
-    }
-    wb->count = 0;
-    return true;
-}
-
-static void tx_wb_queue(E1000EPPCore *c, uint64_t addr, uint8_t status)
-{
-    E1000EPPTxWriteback *wb = &c->txwb;
-
-    if (wb->count == E1000E_PP_WB_MAX) {
-        e1000e_pp_tx_wb_flush(c);
-    }
-    wb->addr[wb->count] = addr;
-    wb->status[wb->count] = status;
-    wb->count++;
-}
-
-/*
- * TXDCTL.WTHRESH: RS descriptors are written back in bursts of WTHRESH;
- * 0 or 1 writes each back at once. A held burst goes out when TIDV/TADV
- * expire or TIDV.FPD is written; TXDW follows the write-back.
- */
-static void tx_wb_settle(E1000EPPCore *c, bool ide)
-{
-    unsigned w = e1000e_pp_wthresh(REG(c, TXDCTL), 16);
-
-    if (w <= 1 || c->txwb.count >= w || !(REG(c, TIDV) & 0xffff)) {
-        if (!e1000e_pp_tx_wb_flush(c)) {
-            return;
-        }
-        /*
-         * IVAR.TX_INT_EVERY_WB (bit 31, MSI-X): the Tx cause fires on
-         * every write-back, without the IDE delay (docs/fidelity.md).
-         */
-        if (c->plat->irq_mode(c->opaque) == E1000E_PP_IRQ_MSIX &&
-            (REG(c, IVAR) & IVAR_TX_INT_EVERY_WB)) {
-            ide = false;
-        }
-        e1000e_pp_tx_delay_start(c, ide);
-        return;
-    }
-    /* Held for WTHRESH: the delay timers bound how long. */
-    e1000e_pp_tx_delay_start(c, true);
-}
-
 void e1000e_pp_tx_run(E1000EPPCore *c)
 {
     uint32_t n = (REG(c, TDLEN) & 0xfff80) / 16;
     uint64_t base = (uint64_t)REG(c, TDBAH) << 32 | (REG(c, TDBAL) & ~0xfu);
     bool wrote_back = false, ide_all = true;
-    unsigned budget;
-    size_t bytes = 0;
 
     if (!(REG(c, TCTL) & TCTL_EN) || !c->bus_master || c->tx_halted ||
         !(e1000e_pp_link_up(c) || e1000e_pp_loopback(c))) {
@@ -430,16 +367,23 @@ void e1000e_pp_tx_run(E1000EPPCore *c)
                       REG(c, TDH), REG(c, TDT), n);
         return;
     }
-    for (budget = 0; REG(c, TDH) != REG(c, TDT); budget++) {
+    while (REG(c, TDH) != REG(c, TDT)) {
         uint64_t daddr = base + (uint64_t)REG(c, TDH) * 16;
+        uint32_t dlen;
         uint8_t d[16];
         bool ide = false, wb;
 
-        if (budget == TX_BUDGET || bytes >= TX_BYTE_BUDGET) {
-            /* Leave the rest to a timer so one write stays bounded. */
-            e1000e_pp_arm(c, E1000E_PP_TIMER_TX_KICK, 0);
+        if (!c->tx_budget || !c->tx_bytes) {
+            /* Leave the rest to the next step so one stays bounded. */
+            e1000e_pp_schedule(c, WORK_TX);
             break;
         }
+        if (c->work & WORK_RX) {
+            /* A looped-back frame waits for the Rx engine: let it run. */
+            e1000e_pp_schedule(c, WORK_TX);
+            break;
+        }
+        c->tx_budget--;
         if (!e1000e_pp_dma_read(c, daddr, d, 16)) {
             e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, TDH,
                           "Tx descriptor read at TDH %u failed; ring stopped",
@@ -448,7 +392,8 @@ void e1000e_pp_tx_run(E1000EPPCore *c)
             return;
         }
         /* At most 1 MB per descriptor (the 20-bit length field). */
-        bytes += get_le32(d + 8) & 0xfffff;
+        dlen = get_le32(d + 8) & 0xfffff;
+        c->tx_bytes -= dlen < c->tx_bytes ? dlen : c->tx_bytes;
         wb = tx_descriptor(c, d, &ide);
         if (c->tx_halted) {
             /* The data did not arrive: no DD, the head stays (§ DMA). */
@@ -460,8 +405,7 @@ void e1000e_pp_tx_run(E1000EPPCore *c)
         }
         if (wb) {
             /* §7.2.3: RS asks for DD in the descriptor's status byte. */
-            tx_wb_queue(c, daddr + 12, d[12] | TXD_STA_DD);
-            if (c->tx_halted) {
+            if (!e1000e_pp_tx_wb_queue(c, daddr + 12, d[12] | TXD_STA_DD)) {
                 return;     /* a held write-back failed to land */
             }
             wrote_back = true;
@@ -470,24 +414,25 @@ void e1000e_pp_tx_run(E1000EPPCore *c)
         REG(c, TDH) = REG(c, TDH) + 1 >= n ? 0 : REG(c, TDH) + 1;
     }
     if (wrote_back) {
-        tx_wb_settle(c, ide_all);
+        e1000e_pp_tx_writeback(c, ide_all);
     }
     if (REG(c, TDH) == REG(c, TDT)) {
         e1000e_pp_raise(c, ICR_TXQE);
     }
 }
 
-void e1000e_pp_tdt_write(E1000EPPCore *c, uint32_t off, uint32_t val)
+void e1000e_pp_tdt_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                         uint32_t old)
 {
-    REG(c, TDT) = val & 0xffff;
-    e1000e_pp_tx_run(c);
+    e1000e_pp_schedule(c, WORK_TX);
 }
 
-void e1000e_pp_tctl_write(E1000EPPCore *c, uint32_t off, uint32_t val)
+void e1000e_pp_tctl_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                          uint32_t old)
 {
-    if ((val & TCTL_EN) && !(REG(c, TCTL) & TCTL_EN)) {
+    /* Setting EN restarts an engine a failed DMA stopped. */
+    if ((val & TCTL_EN) && !(old & TCTL_EN)) {
         c->tx_halted = false;
     }
-    REG(c, TCTL) = val;
-    e1000e_pp_tx_run(c);
+    e1000e_pp_schedule(c, WORK_TX);
 }

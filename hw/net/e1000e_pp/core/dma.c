@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Bus-master DMA as the engines see it: refused while PCI COMMAND.BME is
+ * clear, CTRL.GIO_MASTER_DISABLE is set or the function is outside D0,
+ * and every failure counted (docs/fidelity.md, "DMA").
+ */
+#include "internal.h"
+
+static bool dma_allowed(E1000EPPCore *c, uint64_t addr, size_t len)
+{
+    if (!e1000e_pp_power_d0(c, "dma", addr)) {
+        return false;
+    }
+    if (!c->bus_master || (REG(c, CTRL) & CTRL_GIO_MASTER_DISABLE)) {
+        e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, CTRL,
+                      "DMA to 0x%llx blocked: bus mastering is off",
+                      (unsigned long long)addr);
+        return false;
+    }
+    if (addr + len < addr) {
+        e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, RDBAL,
+                      "DMA range 0x%llx+%zu wraps",
+                      (unsigned long long)addr, len);
+        return false;
+    }
+    return true;
+}
+
+bool e1000e_pp_dma_read(E1000EPPCore *c, uint64_t addr, void *buf,
+                        size_t len)
+{
+    if (!dma_allowed(c, addr, len) ||
+        c->plat->dma_read(c->opaque, addr, buf, len)) {
+        c->dma_errors++;
+        return false;
+    }
+    return true;
+}
+
+bool e1000e_pp_dma_write(E1000EPPCore *c, uint64_t addr, const void *buf,
+                         size_t len)
+{
+    if (!dma_allowed(c, addr, len) ||
+        c->plat->dma_write(c->opaque, addr, buf, len)) {
+        c->dma_errors++;
+        return false;
+    }
+    return true;
+}

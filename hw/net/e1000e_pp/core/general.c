@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The general registers (82574L §10.2.2): CTRL with its reset commands,
+ * STATUS as the link and the bus master report it, CTRL_EXT, PBA and
+ * the SWSM semaphore.
+ */
+#include "internal.h"
+
+void e1000e_pp_ctrl_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                          uint32_t old)
+{
+    if (val & CTRL_RST) {
+        e1000e_pp_mac_reset(c, true);
+        return;
+    }
+    if (val & CTRL_PHY_RST) {
+        e1000e_pp_phy_reset(c);
+    }
+    /*
+     * Speed, duplex and link come from the PHY's resolution (the model
+     * has no forced-speed MAC modes); a write may let a held ring go on.
+     */
+    e1000e_pp_schedule(c, WORK_TX);
+}
+
+uint32_t e1000e_pp_status_read(E1000EPPCore *c, uint32_t off)
+{
+    uint32_t v = REG(c, STATUS) & STATUS_PHYRA;
+
+    if (e1000e_pp_link_up(c)) {
+        v |= STATUS_LU | STATUS_FD | STATUS_SPEED_1000;
+    }
+    v |= STATUS_ASDV_1000;
+    /*
+     * §10.2.2.2: GIO_MASTER_ENABLE clears once CTRL.GIO_MASTER_DISABLE
+     * is set and no request is pending; our DMA never stays pending.
+     */
+    if (!(REG(c, CTRL) & CTRL_GIO_MASTER_DISABLE)) {
+        v |= STATUS_GIO_MASTER_ENABLE;
+    }
+    return v;
+}
+
+void e1000e_pp_status_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                            uint32_t old)
+{
+    /* Only PHYRA is writable, and only to 0. */
+    if (!(val & STATUS_PHYRA)) {
+        REG(c, STATUS) &= ~STATUS_PHYRA;
+    }
+}
+
+void e1000e_pp_ctrl_ext_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                              uint32_t old)
+{
+    /* EE_RST reloads the NVM; PBA_CLR only selects MSI-X PBA clearing. */
+    if (val & CTRL_EXT_EE_RST) {
+        e1000e_pp_nvm_reload(c);
+    }
+}
+
+uint32_t e1000e_pp_pba_read(E1000EPPCore *c, uint32_t off)
+{
+    uint32_t rxa = REG(c, PBA) & PBA_RXA_MASK;
+    uint32_t txa = rxa < PBA_TOTAL_KB ? PBA_TOTAL_KB - rxa : 0;
+
+    /* PBA.TXA (31:16) reports what RXA leaves of the 40 KB buffer. */
+    return rxa | txa << 16;
+}
+
+uint32_t e1000e_pp_swsm_read(E1000EPPCore *c, uint32_t off)
+{
+    uint32_t v = REG(c, SWSM);
+
+    /* SWSM.SMBI is a read-to-acquire semaphore bit. */
+    REG(c, SWSM) |= SWSM_SMBI;
+    return v;
+}
