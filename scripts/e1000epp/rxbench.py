@@ -20,7 +20,7 @@ import re
 import subprocess
 import sys
 
-from e1000epp import paths
+from e1000epp import argtypes, paths
 
 QTEST_DIR = os.path.join(paths.QEMU_BUILD, "tests", "qtest", "e1000e_pp")
 RX_TEST_TARGET = "tests/qtest/e1000e_pp/e1000e-pp-rx-test"
@@ -40,9 +40,9 @@ def add_report_arguments(parser):
 
 
 def add_bench_arguments(parser):
-    parser.add_argument("--frames", type=int, default=100000,
+    parser.add_argument("--frames", type=argtypes.positive_int, default=100000,
                         help="frames per qtest case (default 100000)")
-    parser.add_argument("--repeat", type=int, default=3,
+    parser.add_argument("--repeat", type=argtypes.int_range(1, 99), default=3,
                         help="runs per qtest case, median shown (default 3)")
     parser.add_argument("--crc", default="both",
                         choices=("stripped", "kept", "both"),

@@ -286,6 +286,7 @@ def run_functional(k=None):
 
 
 SUITES = {"unit": run_unit, "qtest": run_qtest, "functional": run_functional}
+SUITE_NAMES = list(SUITES)
 
 
 def run_suites(names, k=None):

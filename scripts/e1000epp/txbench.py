@@ -17,7 +17,7 @@ import os
 import subprocess
 import sys
 
-from e1000epp import paths
+from e1000epp import argtypes, paths
 
 TXBENCH_TARGET = "tests/qtest/e1000e_pp/e1000e-pp-txbench"
 TXBENCH_BIN = os.path.join(paths.QEMU_BUILD, TXBENCH_TARGET)
@@ -26,9 +26,9 @@ CASES = ("64B", "1514B", "TSO-64KiB")
 
 
 def add_bench_arguments(parser):
-    parser.add_argument("--tx-seconds", type=float, default=1.0,
+    parser.add_argument("--tx-seconds", type=argtypes.seconds(600), default=1.0,
                         help="wall-clock seconds per Tx run (default 1)")
-    parser.add_argument("--tx-repeat", type=int, default=3,
+    parser.add_argument("--tx-repeat", type=argtypes.int_range(1, 15), default=3,
                         help="runs per Tx case and model, median shown "
                         "(default 3)")
 
