@@ -27,8 +27,10 @@ SETUP_NO_GUEST = "no-guest"  # everything but the guest image
 Command = collections.namedtuple("Command",
                                  "name help add_args run setup")
 
-K_HELP = ("select tests: pytest -k EXPR for functional, glib -p PATH for "
-          "qtest")
+K_HELP = ("only the tests whose full name contains TEXT (ignoring case), "
+          "the same rule in every suite; names: unit 'core/<test>', qtest "
+          "'/x86_64/<model>/<scenario>', cli and functional "
+          "'test_<file>.py::<test>[<param>]'")
 
 
 class Parser(argparse.ArgumentParser):
