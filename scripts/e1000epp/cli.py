@@ -41,7 +41,7 @@ class Parser(argparse.ArgumentParser):
                   % (self.prog, message, self.prog))
 
 
-# -- the commands' arguments ---------------------------------------------------
+# -- the commands' arguments -------------------------------------------------
 
 def _setup_args(p):
     p.add_argument("--jobs", "-j", type=argtypes.positive_int, metavar="N",
@@ -90,7 +90,7 @@ def _report_args(p):
     rxbench.add_report_arguments(p)
 
 
-# -- the commands ----------------------------------------------------------------
+# -- the commands ------------------------------------------------------------
 
 def _do_setup(args):
     from . import setup

@@ -86,7 +86,7 @@ def _not_built(path):
     return "%s is not built: run ./e1000e-pp setup" % _rel(path)
 
 
-# -- TAP programs (unit, qtest) ------------------------------------------------
+# -- TAP programs (unit, qtest) ----------------------------------------------
 
 def run_tap(res, label, cmd, env, cwd=None, prefix="", k=None):
     """Run one TAP-speaking program, echo its output, add its results to
@@ -129,7 +129,7 @@ def run_tap(res, label, cmd, env, cwd=None, prefix="", k=None):
         res.notes.append("%s: %s" % (label, ", ".join(why)))
 
 
-# -- unit ------------------------------------------------------------------
+# -- unit --------------------------------------------------------------------
 
 def unit_tests():
     """meson's test() list of build/native: [{"name", "cmd", ...}]."""
@@ -174,7 +174,7 @@ def run_unit(k=None):
     return res
 
 
-# -- qtest -----------------------------------------------------------------
+# -- qtest -------------------------------------------------------------------
 
 QTEST_MESON = os.path.join(paths.REPO, "tests", "qtest", "meson.build")
 QTEST_DIR = os.path.dirname(paths.QTEST_BIN)
@@ -242,7 +242,7 @@ def run_qtest(k=None):
     return res
 
 
-# -- pytest suites (cli, functional) ------------------------------------------
+# -- pytest suites (cli, functional) -----------------------------------------
 
 FUNCTIONAL_DIR = os.path.join(paths.REPO, "tests", "functional")
 CLI_DIR = os.path.join(paths.REPO, "tests", "cli")
@@ -408,7 +408,7 @@ def run_suites(names, k=None):
     return 1 if failed else 0
 
 
-# -- run: the regression matrix -----------------------------------------------
+# -- run: the regression matrix ----------------------------------------------
 
 def utc_stamp():
     return datetime.datetime.now(datetime.timezone.utc).strftime(

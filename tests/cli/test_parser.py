@@ -80,7 +80,7 @@ def test_dispatch_sets_up_once_before_the_command(recorder, argv, calls):
     assert recorder.calls == calls
 
 
-# -- values --------------------------------------------------------------------
+# -- values ------------------------------------------------------------------
 
 def test_suites_default_to_all_and_keep_the_given_order():
     assert parse("test").suite == testrun.SUITE_NAMES
@@ -110,7 +110,7 @@ def test_bench_numbers():
         (10, 99, 0.5, 15)
 
 
-# -- errors: one line, exit 2, no traceback ------------------------------------
+# -- errors: one line, exit 2, no traceback ----------------------------------
 
 @pytest.mark.parametrize("argv, message", [
     ([], "e1000e-pp: error: the following arguments are required: COMMAND"),

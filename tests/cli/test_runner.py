@@ -38,7 +38,7 @@ def suite():
     return testrun.SuiteResult("unit")
 
 
-# -- run_tap: one program ------------------------------------------------------
+# -- run_tap: one program ----------------------------------------------------
 
 def test_tap_all_counted(tmp_path, suite):
     prog = tap_program(tmp_path, "t", """
@@ -122,7 +122,7 @@ def test_tap_program_that_cannot_start(tmp_path, suite):
     assert suite.note.startswith("core: cannot run ")
 
 
-# -- unit -------------------------------------------------------------------
+# -- unit --------------------------------------------------------------------
 
 def test_unit_without_native_build_fails(tmp_path, monkeypatch):
     monkeypatch.setattr(paths, "NATIVE_DIR", str(tmp_path))
@@ -141,7 +141,7 @@ def test_unit_missing_binary_fails_and_others_run(tmp_path, monkeypatch):
     assert res.note.startswith("fuzz: ") and "is not built" in res.note
 
 
-# -- qtest ------------------------------------------------------------------
+# -- qtest -------------------------------------------------------------------
 
 GLIB_LIKE = """
     # lists with -l, runs all or the -p paths, like a GLib test binary
@@ -203,7 +203,7 @@ def test_qtest_without_emulator_fails(qtest_tree, monkeypatch):
     assert counts(res) == (0, 1, 0, 1)
 
 
-# -- pytest suites ------------------------------------------------------------
+# -- pytest suites -----------------------------------------------------------
 
 def test_pytest_suite_without_files_fails(tmp_path):
     res, cases = testrun.run_pytest(str(tmp_path / "j.xml"), name="x",
