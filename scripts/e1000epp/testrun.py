@@ -5,7 +5,6 @@ import datetime
 import glob
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -116,7 +115,7 @@ def run_tap(res, label, cmd, env, cwd=None, prefix="", k=None):
     res.skipped += skipped
     res.failed += failed
     why = report.problems()
-    if rc:
+    if rc < 0 or (rc and not failed):   # a failed test explains status 1
         why.append("exited with %s" % ("signal %d" % -rc if rc < 0
                                        else "status %d" % rc))
         others = [r.name for r in report.results
@@ -129,71 +128,33 @@ def run_tap(res, label, cmd, env, cwd=None, prefix="", k=None):
         res.notes.append("%s: %s" % (label, ", ".join(why)))
 
 
-# -- unit --------------------------------------------------------------------
+# -- meson test() programs (unit, qtest) ------------------------------------
 
-def unit_tests():
-    """meson's test() list of build/native: [{"name", "cmd", ...}]."""
-    if not os.path.exists(os.path.join(paths.NATIVE_DIR, "build.ninja")):
-        raise LookupError("build/native is not set up: run ./e1000e-pp "
-                          "setup")
-    proc = subprocess.run(["/usr/bin/meson", "introspect", "--tests",
-                           paths.NATIVE_DIR], stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True)
+def meson_tests(build_dir, suite):
+    """The test() entries meson recorded in build_dir whose suite is
+    `suite` ([{"name", "cmd", "env", "workdir", ...}] from
+    meson-info/intro-tests.json, as `meson introspect --tests` shows them);
+    raise LookupError when there is none."""
+    info = os.path.join(build_dir, "meson-info", "intro-tests.json")
     try:
-        tests = json.loads(proc.stdout) if proc.returncode == 0 else None
+        with open(info) as f:
+            tests = json.load(f)
+    except OSError:
+        raise LookupError("%s is not set up: run ./e1000e-pp setup"
+                          % _rel(build_dir))
     except ValueError:
-        tests = None
-    if tests is None:
-        raise LookupError("meson introspect --tests build/native failed: "
-                          "%s" % (proc.stderr.strip().splitlines() or
-                                  ["no output"])[-1])
+        raise LookupError("%s is unreadable: run ./e1000e-pp setup"
+                          % _rel(info))
+    tests = [t for t in tests
+             if suite in (s.split(":")[-1] for s in t.get("suite", []))]
     if not tests:
-        raise LookupError("no test() in tests/unit/meson.build")
+        raise LookupError("no test() of suite %s in %s" % (suite,
+                                                            _rel(build_dir)))
     return tests
 
 
-def run_unit(k=None):
-    """Every meson test() of build/native, run directly and read as TAP;
-    a result's full name is '<meson test name>/<TAP name>'."""
-    res = SuiteResult("unit")
-    try:
-        tests = unit_tests()
-    except LookupError as e:
-        res.fail(str(e))
-        return res
-    start = time.monotonic()
-    for t in tests:
-        missing = _not_built(t["cmd"][0])
-        if missing:
-            res.fail("%s: %s" % (t["name"], missing))
-            continue
-        run_tap(res, t["name"], t["cmd"], _env(),
-                cwd=t.get("workdir") or paths.NATIVE_DIR,
-                prefix=t["name"] + "/", k=k)
-    res.seconds = time.monotonic() - start
-    return res
-
-
-# -- qtest -------------------------------------------------------------------
-
-QTEST_MESON = os.path.join(paths.REPO, "tests", "qtest", "meson.build")
-QTEST_DIR = os.path.dirname(paths.QTEST_BIN)
-_MESON_TEST = re.compile(r"^\s*test\(\s*'([^']+)'", re.M)
-
-
-def qtest_binaries():
-    """The qtest binaries tests/qtest/meson.build declares a test() for,
-    built or not, in the order declared."""
-    try:
-        with open(QTEST_MESON) as f:
-            names = _MESON_TEST.findall(f.read())
-    except OSError:
-        return []
-    return [os.path.join(QTEST_DIR, n) for n in dict.fromkeys(names)]
-
-
-def qtest_paths(binary, env):
-    """The GLib test paths of a qtest binary (`-l`), None if it fails."""
+def glib_paths(binary, env):
+    """The test paths a GLib test binary lists (`-l`), None if it fails."""
     proc = subprocess.run([binary, "-l"], stdout=subprocess.PIPE,
                           stderr=subprocess.DEVNULL, text=True,
                           errors="replace", env=env,
@@ -204,42 +165,66 @@ def qtest_paths(binary, env):
             if ln.startswith("/")]
 
 
-def run_qtest(k=None):
-    """Every qtest binary with --tap; with -k, the matching GLib paths only
-    (listed with -l, each passed as -p PATH)."""
-    res = SuiteResult("qtest")
-    binaries = qtest_binaries()
-    if not binaries:
-        res.fail("no test() in tests/qtest/meson.build")
+def glib_select(binary, env, k):
+    """-p arguments that run the paths containing k; [] if none does, None
+    if the binary cannot list its paths."""
+    listed = glib_paths(binary, env)
+    if listed is None:
+        return None
+    chosen = [p for p in listed if selected(p, k)]
+    # -p runs a path and everything below it: name each once
+    chosen = [p for p in chosen
+              if not any(p.startswith(q + "/") for q in chosen)]
+    return [a for p in chosen for a in ("-p", p)]
+
+
+def run_meson_suite(name, build_dir, suite, k=None, glib=False):
+    """Every test() of `suite` in build_dir, run directly (its cmd, env and
+    workdir as meson recorded them) and read as TAP.  A result's full name
+    is '<meson test>/<TAP name>', or with glib the GLib path alone, which
+    is also how -k selects there (-l, then -p PATH)."""
+    res = SuiteResult(name)
+    try:
+        tests = meson_tests(build_dir, suite)
+    except LookupError as e:
+        res.fail(str(e))
         return res
-    missing = _not_built(paths.QEMU_BIN)
-    if missing:
-        res.fail(missing)
-        return res
-    env = _env()
-    env["QTEST_QEMU_BINARY"] = paths.QEMU_BIN
-    env.setdefault("G_TEST_DBUS_DAEMON", "")
     start = time.monotonic()
-    for binary in binaries:
-        name = os.path.basename(binary)
-        missing = _not_built(binary)
+    for t in tests:
+        env = _env()
+        env.update(t.get("env") or {})
+        if glib:
+            env.setdefault("G_TEST_DBUS_DAEMON", "")
+        cmd = list(t["cmd"])
+        missing = [m for m in (_not_built(cmd[0]),
+                               env.get("QTEST_QEMU_BINARY") and
+                               _not_built(env["QTEST_QEMU_BINARY"])) if m]
         if missing:
-            res.fail(missing)
+            res.fail("%s: %s" % (t["name"], missing[0]))
             continue
-        cmd = [binary, "--tap", "-k"]      # GLib -k: keep going
-        if k:
-            listed = qtest_paths(binary, env)
-            if listed is None:
-                res.fail("%s: -l (list tests) failed" % name)
+        if glib and k:
+            chosen = glib_select(cmd[0], env, k)
+            if chosen is None:
+                res.fail("%s: -l (list the tests) failed" % t["name"])
                 continue
-            chosen = [p for p in listed if selected(p, k)]
             if not chosen:
                 continue
-            for p in chosen:
-                cmd += ["-p", p]
-        run_tap(res, name, cmd, env, k=k)
+            cmd += chosen
+        run_tap(res, t["name"], cmd, env, cwd=t.get("workdir") or build_dir,
+                prefix="" if glib else t["name"] + "/", k=k)
     res.seconds = time.monotonic() - start
     return res
+
+
+def run_unit(k=None):
+    """tests/unit's test()s in build/native (core-test, fuzz-test)."""
+    return run_meson_suite("unit", paths.NATIVE_DIR, "unit", k)
+
+
+def run_qtest(k=None):
+    """tests/qtest's test()s (suite e1000e-pp) in build/qemu."""
+    return run_meson_suite("qtest", paths.QEMU_BUILD, "e1000e-pp", k,
+                           glib=True)
 
 
 # -- pytest suites (cli, functional) -----------------------------------------
