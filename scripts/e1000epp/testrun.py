@@ -89,9 +89,10 @@ def _not_built(path):
 
 def run_tap(res, label, cmd, env, cwd=None, prefix="", k=None):
     """Run one TAP-speaking program, echo its output, add its results to
-    `res`.  A result counts when prefix + its name is selected by k; a plan
-    not met, a bail-out or a non-zero exit that no failed test explains
-    counts one failure more."""
+    `res`.  A result counts when prefix + its name is selected by k.  One
+    failure more, when no failed test accounts for it: a plan not met, a
+    bail-out, no test at all (without -k), every test skipped (a missing
+    device skips them all), a non-zero exit."""
     _banner("%s: %s" % (res.name, " ".join(_rel(a) for a in cmd)))
     try:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
@@ -115,6 +116,11 @@ def run_tap(res, label, cmd, env, cwd=None, prefix="", k=None):
     res.skipped += skipped
     res.failed += failed
     why = report.problems()
+    if not report.results and not k:
+        why.append("ran no test" + (" (skip all: %s)" % report.skip_all
+                                    if report.skip_all else ""))
+    elif chosen and skipped == len(chosen):
+        why.append("all %d test(s) skipped" % skipped)
     if rc < 0 or (rc and not failed):   # a failed test explains status 1
         why.append("exited with %s" % ("signal %d" % -rc if rc < 0
                                        else "status %d" % rc))
@@ -329,7 +335,9 @@ def run_pytest(junit, k=None, env_extra=None, name="functional",
             res.notes.append("unreadable junit xml")
     for _, outcome, _, _ in cases:
         setattr(res, outcome, getattr(res, outcome) + 1)
-    if rc == 5:
+    if res.skipped and res.skipped == res.total():
+        res.fail("all %d test(s) skipped" % res.skipped)
+    elif rc == 5:
         res.fail("pytest collected no tests (exit 5) although %s has "
                  "test files" % where)
     elif rc != 0 and res.failed == 0:

@@ -92,6 +92,24 @@ def test_tap_clean_exit_without_plan_fails(tmp_path, suite):
     assert counts(suite) == (1, 1, 0, 1)
 
 
+def test_tap_everything_skipped_fails(tmp_path, suite):
+    prog = tap_program(tmp_path, "t", """
+        1..2
+        ok 1 /x86_64/e1000e-pp/a # SKIP device e1000e-pp not in this QEMU
+        ok 2 /x86_64/e1000e-pp/b # SKIP device e1000e-pp not in this QEMU
+        """)
+    testrun.run_tap(suite, "e1000e-pp-test", [prog], {})
+    assert counts(suite) == (0, 1, 2, 1)
+    assert suite.note == "e1000e-pp-test: all 2 test(s) skipped"
+
+
+def test_tap_no_test_fails(tmp_path, suite):
+    prog = tap_program(tmp_path, "t", "1..0 # SKIP no KVM\n")
+    testrun.run_tap(suite, "core", [prog], {})
+    assert counts(suite) == (0, 1, 0, 1)
+    assert suite.note == "core: ran no test (skip all: no KVM)"
+
+
 def test_tap_k_counts_the_selected_names_only(tmp_path, suite, capsys):
     prog = tap_program(tmp_path, "t", """
         1..3
@@ -256,6 +274,10 @@ def test_pytest_suite_k_selects_node_ids(tmp_path):
     res, _ = testrun.run_pytest(str(tmp_path / "j.xml"), name="x",
                                 test_dir=str(d))
     assert counts(res) == (3, 0, 1, 0)
+    res, _ = testrun.run_pytest(str(tmp_path / "j.xml"), k="skip",
+                                name="x", test_dir=str(d))
+    assert counts(res) == (0, 1, 1, 1)
+    assert res.note == "all 1 test(s) skipped"
 
 
 # -- run_suites: totals and empty suites -------------------------------------
