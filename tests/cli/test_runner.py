@@ -41,73 +41,57 @@ def suite():
 
 # -- run_tap: one program ----------------------------------------------------
 
-def test_tap_all_counted(tmp_path, suite):
-    prog = tap_program(tmp_path, "t", """
+# (TAP printed, exit: status or -signal, -k,
+#  (passed, failed, skipped, failures no test reported), note)
+TAP_CASES = {
+    "all counted": ("""
         1..3
         ok 1 - a
         ok 2 - b # SKIP not here
         ok 3 - c
-        """)
-    testrun.run_tap(suite, "core", [prog], {}, prefix="core/")
-    assert counts(suite) == (2, 0, 1, 0)
-    assert suite.note == ""
-
-
-def test_tap_failure_explains_the_exit_status(tmp_path, suite):
-    prog = tap_program(tmp_path, "t", """
+        """, 0, None, (2, 0, 1, 0), ""),
+    "a failed test explains exit 1": ("""
         1..2
         ok 1 - a
         not ok 2 - b
-        """, rc=1)
-    testrun.run_tap(suite, "core", [prog], {})
-    assert counts(suite) == (1, 1, 0, 0)
-    assert suite.note == ""
-
-
-def test_tap_unreported_tests_fail(tmp_path, suite):
-    prog = tap_program(tmp_path, "t", """
+        """, 1, None, (1, 1, 0, 0), ""),
+    "unreported tests fail": ("""
         1..4
         ok 1 - a
-        """)
-    testrun.run_tap(suite, "core", [prog], {})
-    assert counts(suite) == (1, 3, 0, 0)
-    assert suite.note == "core: planned 4 test(s), 1 reported"
-
-
-def test_tap_bail_out_and_crash_fail_once(tmp_path, suite):
-    prog = tap_program(tmp_path, "t", """
+        """, 0, None, (1, 3, 0, 0), "t: planned 4 test(s), 1 reported"),
+    "bail-out and crash fail once": ("""
         ok 1 /x86_64/e1000e-pp/a
         Bail out!
-        """, signal=6)
-    testrun.run_tap(suite, "e1000e-pp-test", [prog], {})
-    assert counts(suite) == (1, 1, 0, 1)
-    assert suite.note == ("e1000e-pp-test: bailed out after 1 test(s), no "
-                          "TAP plan (1..N): the run stopped early, exited "
-                          "with signal 6")
-
-
-def test_tap_clean_exit_without_plan_fails(tmp_path, suite):
-    prog = tap_program(tmp_path, "t", "ok 1 - a\n")
-    testrun.run_tap(suite, "core", [prog], {})
-    assert counts(suite) == (1, 1, 0, 1)
-
-
-def test_tap_everything_skipped_fails(tmp_path, suite):
-    prog = tap_program(tmp_path, "t", """
+        """, -6, None, (1, 1, 0, 1),
+        "t: bailed out after 1 test(s), no TAP plan (1..N): the run "
+        "stopped early, exited with signal 6"),
+    "clean exit without a plan fails": (
+        "ok 1 - a\n", 0, None, (1, 1, 0, 1),
+        "t: no TAP plan (1..N): the run stopped early"),
+    "everything skipped fails": ("""
         1..2
         ok 1 /x86_64/e1000e-pp/a # SKIP device e1000e-pp not in this QEMU
         ok 2 /x86_64/e1000e-pp/b # SKIP device e1000e-pp not in this QEMU
-        """)
-    testrun.run_tap(suite, "e1000e-pp-test", [prog], {})
-    assert counts(suite) == (0, 1, 2, 1)
-    assert suite.note == "e1000e-pp-test: all 2 test(s) skipped"
+        """, 0, None, (0, 1, 2, 1), "t: all 2 test(s) skipped"),
+    "no test fails": ("1..0 # SKIP no KVM\n", 0, None, (0, 1, 0, 1),
+                      "t: ran no test (skip all: no KVM)"),
+    "-k: a failure outside the selection still fails": ("""
+        1..2
+        ok 1 - rx_fcs
+        not ok 2 - tx_tso
+        """, 1, "rx", (1, 1, 0, 1),
+        "t: exited with status 1 (failed outside -k: tx_tso)"),
+}
 
 
-def test_tap_no_test_fails(tmp_path, suite):
-    prog = tap_program(tmp_path, "t", "1..0 # SKIP no KVM\n")
-    testrun.run_tap(suite, "core", [prog], {})
-    assert counts(suite) == (0, 1, 0, 1)
-    assert suite.note == "core: ran no test (skip all: no KVM)"
+@pytest.mark.parametrize("case", TAP_CASES)
+def test_run_tap(tmp_path, suite, case):
+    text, rc, k, expect, note = TAP_CASES[case]
+    prog = tap_program(tmp_path, "t", text, rc=max(rc, 0),
+                       signal=-rc if rc < 0 else None)
+    testrun.run_tap(suite, "t", [prog], {}, prefix="core/", k=k)
+    assert counts(suite) == expect
+    assert suite.note == note
 
 
 def test_tap_k_counts_the_selected_names_only(tmp_path, suite, capsys):
@@ -121,18 +105,6 @@ def test_tap_k_counts_the_selected_names_only(tmp_path, suite, capsys):
     assert counts(suite) == (2, 0, 0, 0)
     out = capsys.readouterr().out
     assert "ok 1 - rx_fcs" in out and "tx_tso" not in out
-
-
-def test_tap_k_failure_outside_the_selection_still_fails(tmp_path, suite):
-    prog = tap_program(tmp_path, "t", """
-        1..2
-        ok 1 - rx_fcs
-        not ok 2 - tx_tso
-        """, rc=1)
-    testrun.run_tap(suite, "core", [prog], {}, prefix="core/", k="rx")
-    assert counts(suite) == (1, 1, 0, 1)
-    assert suite.note == ("core: exited with status 1 (failed outside -k: "
-                          "tx_tso)")
 
 
 def test_tap_program_that_cannot_start(tmp_path, suite):
