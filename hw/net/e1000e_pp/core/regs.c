@@ -63,8 +63,9 @@ const RegInfo e1000e_pp_reg_table[] = {
     UNIMP(S_GEN, "FCT", FCT, 0, 0x0000ffff),
     R(S_GEN, "VET", VET, REG_RW, 0x8100, 0x0000ffff),
     R(S_GEN, "FCTTV", FCTTV, REG_RW, 0, 0x0000ffff),
-    UNIMP(S_GEN, "TXCW", TXCW, 0, 0xc000ffff),
-    R(S_GEN, "RXCW", RXCW, REG_UNIMP, 0, 0),
+    /* SerDes only: storage is all a copper 82574L does with TXCW. */
+    R(S_GEN, "TXCW", TXCW, REG_RW, 0, 0xc000ffff),
+    R(S_GEN, "RXCW", RXCW, REG_RO, 0, 0),
     R(S_GEN, "LEDCTL", LEDCTL, REG_RW, 0x07068302, 0xffffffff),
     R(S_GEN, "EXTCNF_CTRL", EXTCNF_CTRL, REG_RW, 0, 0xffffffff),
     R(S_GEN, "EXTCNF_SIZE", EXTCNF_SIZE, REG_RW, 0, 0xffffffff),
@@ -82,6 +83,8 @@ const RegInfo e1000e_pp_reg_table[] = {
     UNIMP(S_GEN, "FLOL", FLOL, 0, 0xffffffff),
 
     /* §10.2.4 Interrupts */
+    /* Low Power Idle control of later parts: the 82574L has no EEE. */
+    R(S_INT, "LPIC", LPIC, REG_RO, 0, 0),
     RH(S_INT, "ICR", ICR, REG_W1C, 0, 0xffffffff,
        e1000e_pp_icr_read, e1000e_pp_intr_changed),
     R(S_INT, "ITR", ITR, REG_RW, 0, 0x0000ffff),
@@ -143,7 +146,8 @@ const RegInfo e1000e_pp_reg_table[] = {
     RH(S_TX, "TCTL", TCTL, REG_RW, 0, 0xffffffff, NULL, e1000e_pp_tctl_write),
     R(S_TX, "TCTL_EXT", TCTL_EXT, REG_RW, 0, 0xffffffff),
     R(S_TX, "TIPG", TIPG, REG_RW, 0x00602008, 0x3fffffff),
-    UNIMP(S_TX, "AIT", AIT, 0, 0x0000ffff),
+    /* Adaptive IFS acts in half duplex only; the link is 1000/Full. */
+    R(S_TX, "AIT", AIT, REG_RW, 0, 0x0000ffff),
     R(S_TX, "TDBAL", TDBAL, REG_RW, 0, 0xfffffff0),
     R(S_TX, "TDBAH", TDBAH, REG_RW, 0, 0xffffffff),
     R(S_TX, "TDLEN", TDLEN, REG_RW, 0, 0x000fff80),
@@ -154,14 +158,15 @@ const RegInfo e1000e_pp_reg_table[] = {
       .post_write = e1000e_pp_tidv_write },
     R(S_TX, "TXDCTL", TXDCTL, REG_RW, 0, 0x017f3f3f),
     R(S_TX, "TADV", TADV, REG_RW, 0, 0x0000ffff),
-    UNIMP(S_TX, "TARC0", TARC0, 0x00000403, 0xffffffff),
+    /* Arbitration between the Tx queues; queue 0 is the only one. */
+    R(S_TX, "TARC0", TARC0, REG_RW, 0x00000403, 0xffffffff),
     UNIMP(S_TX, "TDBAL1", TDBAL1, 0, 0xfffffff0),
     UNIMP(S_TX, "TDBAH1", TDBAH1, 0, 0xffffffff),
     UNIMP(S_TX, "TDLEN1", TDLEN1, 0, 0x000fff80),
     UNIMP(S_TX, "TDH1", TDH1, 0, 0x0000ffff),
     UNIMP(S_TX, "TDT1", TDT1, 0, 0x0000ffff),
     UNIMP(S_TX, "TXDCTL1", TXDCTL1, 0x00010000, 0x017f3f3f),
-    UNIMP(S_TX, "TARC1", TARC1, 0x00000403, 0xffffffff),
+    R(S_TX, "TARC1", TARC1, REG_RW, 0x00000403, 0xffffffff),
     UNIMP(S_TX, "TDFH", TDFH, 0, 0x00001fff),
     UNIMP(S_TX, "TDFT", TDFT, 0, 0x00001fff),
     UNIMP(S_TX, "TDFHS", TDFHS, 0, 0x00001fff),

@@ -125,6 +125,7 @@
 #define   IVAR_VECTOR_MASK  0x7u
 #define   IVAR_TX_INT_EVERY_WB (1u << 31)
 #define EITR(n)         (0x000e8 + (n) * 4)
+#define LPIC            0x000fc     /* reserved on the 82574L */
 #define EIAC            0x000dc
 
 /* §10.2.5 Receive registers */
