@@ -271,6 +271,12 @@ static void post_buffer(Bench *b, uint32_t i, size_t bufsize)
     memset(d + 8, 0, 8);
 }
 
+/*
+ * Frames per configuration when fixed (--frames N): instruction counts
+ * (valgrind --tool=callgrind) then repeat exactly from run to run.
+ */
+static uint64_t fixed_frames;
+
 /* ns per frame through the core; every frame must be taken */
 static double run_core(size_t len, int keep_crc, uint64_t *frames_out)
 {
@@ -300,7 +306,7 @@ static double run_core(size_t len, int keep_crc, uint64_t *frames_out)
         }
         n += batch;
         t = seconds() - t0;
-    } while (t < MIN_SECONDS);
+    } while (fixed_frames ? n < fixed_frames : t < MIN_SECONDS);
     gprc = e1000e_pp_read(&b->core, R_GPRC);
     if (gprc != n) {
         fprintf(stderr, "core-bench: GPRC %" PRIu64 " for %" PRIu64
@@ -352,8 +358,10 @@ int main(int argc, char **argv)
     size_t s;
     int keep;
 
-    if (argc > 1) {
-        fprintf(stderr, "usage: core-bench (no arguments)\n");
+    if (argc == 3 && !strcmp(argv[1], "--frames") && atoi(argv[2]) > 0) {
+        fixed_frames = (uint64_t)atoi(argv[2]);
+    } else if (argc > 1) {
+        fprintf(stderr, "usage: core-bench [--frames N]\n");
         return 2;
     }
     printf("e1000e-pp core receive, extended descriptors (RXCSUM.PCSD, as "

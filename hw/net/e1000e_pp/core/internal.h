@@ -255,7 +255,8 @@ RxFormat e1000e_pp_rx_format(E1000EPPCore *c);
 size_t e1000e_pp_rx_buf_size(E1000EPPCore *c);
 uint32_t e1000e_pp_rx_ring_free(E1000EPPCore *c);
 unsigned e1000e_pp_rx_descriptors_needed(E1000EPPCore *c, const RxFrame *fr);
-bool e1000e_pp_rx_ring_put(E1000EPPCore *c, const RxFrame *fr);
+bool e1000e_pp_rx_ring_put(E1000EPPCore *c, const RxFrame *fr,
+                           unsigned needed);
 
 /* pktbuf.c */
 uint32_t e1000e_pp_pktbuf_charge(size_t wire_len);

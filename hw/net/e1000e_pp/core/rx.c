@@ -71,9 +71,9 @@ static void rx_halt(E1000EPPCore *c)
 }
 
 /* One frame from the buffer or the wire into the ring. */
-static bool rx_to_ring(E1000EPPCore *c, const RxFrame *fr)
+static bool rx_to_ring(E1000EPPCore *c, const RxFrame *fr, unsigned needed)
 {
-    if (!e1000e_pp_rx_ring_put(c, fr)) {
+    if (!e1000e_pp_rx_ring_put(c, fr, needed)) {
         rx_halt(c);
         return false;
     }
@@ -82,23 +82,25 @@ static bool rx_to_ring(E1000EPPCore *c, const RxFrame *fr)
     return true;
 }
 
-static bool ring_takes(E1000EPPCore *c, const RxFrame *fr)
+/* Whether the posted descriptors hold the frame, and how many it needs. */
+static bool ring_takes(E1000EPPCore *c, const RxFrame *fr, unsigned *needed)
 {
-    return e1000e_pp_rx_ring_free(c) >= e1000e_pp_rx_descriptors_needed(c, fr);
+    *needed = e1000e_pp_rx_descriptors_needed(c, fr);
+    return e1000e_pp_rx_ring_free(c) >= *needed;
 }
 
 void e1000e_pp_rx_drain(E1000EPPCore *c)
 {
     RxFrame fr;
-    unsigned guard;
+    unsigned guard, needed;
 
     /* Bounded by the frames the buffer can hold. */
     for (guard = 0; guard < E1000E_PP_PKTBUF_FRAMES; guard++) {
         if (!rx_dma_ready(c) || !e1000e_pp_pktbuf_peek(c, &fr) ||
-            !ring_takes(c, &fr)) {
+            !ring_takes(c, &fr, &needed)) {
             break;
         }
-        rx_to_ring(c, &fr);
+        rx_to_ring(c, &fr, needed);
         e1000e_pp_pktbuf_pop(c);
         rx_trace(c, fr.len, 0, "delivered from packet buffer");
     }
@@ -119,6 +121,7 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
     size_t wire_len, max, strip = 0;
     uint8_t fcs[ETH_FCS_LEN];
     bool tagged, fits;
+    unsigned needed;
     RxFrame fr;
 
     memset(&fr, 0, sizeof(fr));
@@ -181,7 +184,7 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
         rxframe_add(&fr, fcs, ETH_FCS_LEN);
     }
 
-    fits = ring_takes(c, &fr);
+    fits = ring_takes(c, &fr, &needed);
     if (c->cfg.rx_backpressure && !(fits && e1000e_pp_pktbuf_empty(c) &&
                                 rx_dma_ready(c)) &&
         !e1000e_pp_pktbuf_room(c, wire_len)) {
@@ -195,9 +198,8 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
         e1000e_pp_stat_inc(c, RNBC);
     } else if (direct && e1000e_pp_pktbuf_empty(c) && rx_dma_ready(c)) {
         e1000e_pp_stats_rx_good(c, frame, wire_len);
-        rx_to_ring(c, &fr);
-        rx_trace(c, len, e1000e_pp_rx_descriptors_needed(c, &fr),
-                 "delivered");
+        rx_to_ring(c, &fr, needed);
+        rx_trace(c, len, needed, "delivered");
         return true;
     }
     if (e1000e_pp_pktbuf_room(c, wire_len)) {

@@ -315,11 +315,12 @@ static void check_min_threshold(E1000EPPCore *c, RxFormat f)
 }
 
 /*
- * Write one frame to the ring; the caller checked that enough
- * descriptors are posted. Returns false when a DMA failed: then no
+ * Write one frame to the ring; the caller checked that the "needed"
+ * descriptors it takes are posted. Returns false when a DMA failed: then no
  * descriptor of this frame is written back (§ DMA in docs/fidelity.md).
  */
-bool e1000e_pp_rx_ring_put(E1000EPPCore *c, const RxFrame *fr)
+bool e1000e_pp_rx_ring_put(E1000EPPCore *c, const RxFrame *fr,
+                           unsigned needed)
 {
     RxFormat f = e1000e_pp_rx_format(c);
     unsigned before, threshold;
@@ -327,8 +328,7 @@ bool e1000e_pp_rx_ring_put(E1000EPPCore *c, const RxFrame *fr)
     bool ok;
 
     /* Flush first so a failure below can drop just this frame's entries. */
-    if (c->rxwb.count + e1000e_pp_rx_descriptors_needed(c, fr) >
-        E1000E_PP_WB_MAX) {
+    if (c->rxwb.count + needed > E1000E_PP_WB_MAX) {
         e1000e_pp_rx_wb_flush(c);
     }
     before = c->rxwb.count;

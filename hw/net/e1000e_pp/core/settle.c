@@ -27,6 +27,9 @@ void e1000e_pp_settle(E1000EPPCore *c)
 {
     unsigned round;
 
+    if (!c->work && !c->irq_dirty) {
+        return;
+    }
     c->tx_budget = E1000E_PP_TX_BUDGET;
     c->tx_bytes = E1000E_PP_TX_BYTE_BUDGET;
     for (round = 0; round < SETTLE_ROUNDS && (c->work & WORK_ENGINES);
