@@ -44,9 +44,6 @@ static const uint32_t epp_stats_regs[] = {
     0x411c, 0x4120, 0x4124,
 };
 
-/* EXTCNF_CTRL.MDIO_SW_OWNERSHIP: software's claim on the MDIO interface */
-#define EXTCNF_CTRL_MDIO_SW_OWNERSHIP 0x00000020u
-
 /* ---------------------------------------------------------------- */
 /* Life cycle                                                       */
 /* ---------------------------------------------------------------- */

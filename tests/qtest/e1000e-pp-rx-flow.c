@@ -140,7 +140,7 @@ void stock_design_delivers_in_order(const void *opaque)
         g_assert_cmpuint(f->len, ==, len);
         g_assert_cmpmem(f->data, f->len, wire, len);
         g_assert_cmphex(f->errors, ==, 0);
-        copied += f->copybreak;
+        copied += epp_rx_stock_copied(rx, f);
         /* e1000_clean_rx_irq refills once 16 descriptors are clean */
         if ((i + 1) % 16 == 0) {
             epp_rx_refill(rx);
@@ -346,10 +346,12 @@ int report(const char *model)
             g_autofree uint8_t *wire = g_malloc(flen);
             g_autofree EppRxFrame *f = g_new0(EppRxFrame, 1);
             E1000epp *d = e1000epp_start(model, NULL);
+            EppPagePool *pp;
             EppRx *rx;
 
             e1000epp_bring_up(d, &e1000epp_default_config);
             rx = epp_rx_new(d, &s);
+            pp = epp_rx_pagepool(rx);
             frame_fill(wire, flen, true, 1);
             e1000epp_inject(d, wire, flen);
             epp_rx_wait_frame(rx, f, RX_BUDGET_NS);
@@ -361,7 +363,7 @@ int report(const char *model)
             printf("%6u %6zu %-6s %6u %6u %-9s %7zu %8zu %5u %9zu %7.1f%%\n",
                    mtu, flen, k ? "1 (hw)" : "0 (sw)", f->ndesc,
                    f->pieces_kept, epp_fcs_case_name(f->fcs_case),
-                   rx->buf_len, rx->chunk_truesize, rx->chunks_per_page,
+                   pp->buf_len, pp->chunk_truesize, pp->chunks_per_page,
                    f->truesize, 100.0 * mtu / f->truesize);
             epp_rx_release(rx, f);
             epp_rx_free(rx);

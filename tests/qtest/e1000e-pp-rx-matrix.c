@@ -108,7 +108,7 @@ void pp_mtu_matrix(const void *opaque)
     /* Then: every chunk accounted for after refilling the ring */
     epp_rx_refill(rx);
     epp_rx_check_pool(rx);
-    g_assert_cmpuint(rx->n_posted_chunks, ==, 63);
+    g_assert_cmpuint(epp_rx_pagepool(rx)->n_posted_chunks, ==, 63);
     epp_rx_free(rx);
     e1000epp_stop(d);
 }

@@ -17,16 +17,6 @@
 /* PHY over MDIC                                                    */
 /* ---------------------------------------------------------------- */
 
-#define PHY_BMCR            0       /* Basic mode control */
-#define PHY_BMSR            1       /* Basic mode status */
-#define PHY_ID1             2
-#define PHY_ID2             3
-#define PHY_PAGE_SELECT     22      /* BM PHY page select */
-#define BMCR_ANRESTART      0x0200
-#define BMCR_PDOWN          0x0800
-#define BMCR_ANENABLE       0x1000
-#define BMSR_LSTATUS        0x0004
-
 static uint32_t mdic_read_cmd(uint8_t phy, uint8_t reg)
 {
     return MDIC_OP_READ | ((uint32_t)phy << MDIC_PHYADD_SHIFT) |

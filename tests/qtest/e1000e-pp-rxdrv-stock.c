@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The stock receive design: the in-tree Linux e1000e choices for the
+ * 82574 (netdev.c: e1000_setup_rctl, e1000_configure_rx,
+ * e1000_alloc_rx_buffers[_ps], e1000_clean_rx_irq[_ps]).
+ *
+ * MTU <= 1500: extended descriptors, 1522-byte buffers under RCTL.BSIZE
+ * 2048 with LPE=0, copybreak 256.  MTU > 1500: packet split with a
+ * 128-byte header buffer and 4 KB pages.  The FLAG2_DMA_BURST defaults
+ * decide when descriptors become visible (the ring's dma_burst timing),
+ * and the tail moves every 16 descriptors, as E1000_RX_BUFFER_WRITE
+ * makes it.
+ */
+
+#include "qemu/osdep.h"
+#include "libqtest.h"
+#include "e1000e-pp-regs.h"
+#include "e1000e-pp-rxdrv.h"
+
+#define EPP_STOCK_COPYBREAK 256         /* netdev.c: copybreak default */
+#define EPP_STOCK_WRITE     16          /* E1000_RX_BUFFER_WRITE */
+#define EPP_STOCK_PS_BSIZE0 128         /* adapter->rx_ps_bsize0 */
+
+typedef struct EppStock {
+    unsigned copybreak;
+    bool *copied;               /* per first descriptor of a frame */
+} EppStock;
+
+bool epp_rx_stock_copied(EppRx *rx, const EppRxFrame *f)
+{
+    EppStock *st = rx->design;
+
+    g_assert(rx->ops == &epp_rx_stock_ops);
+    return st->copied[f->first_desc];
+}
+
+/* e1000_setup_rctl / e1000_change_mtu */
+static void stock_configure(EppRx *rx, uint32_t *rctl, uint32_t *rfctl)
+{
+    unsigned pages = 0, j;
+
+    /* The driver leaves RCTL.RDMTS at 1/2 */
+    *rctl &= ~RCTL_RDMTS_8TH;
+    if (rx->s.mtu > 1500) {
+        *rctl |= RCTL_LPE;
+        pages = DIV_ROUND_UP(rx->s.mtu, EPP_PP_PAGE);
+        g_assert(pages <= 3);
+    }
+    if (pages) {
+        rx->format = EPP_RXF_SPLIT;
+        *rctl |= RCTL_DTYP_PS;
+        /* rx_buffer_len 4096 (BSEX) above 2048-byte frames */
+        if (rx->s.mtu + 22 > 2048) {
+            *rctl |= RCTL_BSIZE_4096;
+        }
+        rx->ps_size[0] = EPP_STOCK_PS_BSIZE0;
+        for (j = 1; j <= pages; j++) {
+            rx->ps_size[j] = EPP_PP_PAGE;
+        }
+    } else {
+        rx->format = EPP_RXF_EXTENDED;
+        rx->hw_bufsize = 2048;
+    }
+    *rfctl = RFCTL_EXTEN;
+}
+
+static void stock_start(EppRx *rx)
+{
+    EppStock *st = g_new0(EppStock, 1);
+
+    st->copybreak = EPP_STOCK_COPYBREAK;
+    st->copied = g_new0(bool, rx->count);
+    rx->design = st;
+}
+
+static void stock_destroy(EppRx *rx)
+{
+    EppStock *st = rx->design;
+
+    g_free(st->copied);
+    g_free(st);
+}
+
+static bool stock_fill_slot(EppRx *rx, unsigned i)
+{
+    EppRxSlot *sl = &rx->slot[i];
+    unsigned j;
+
+    if (rx->format == EPP_RXF_SPLIT) {
+        /* header skb: NET_SKB_PAD + 128; pages mapped from offset 0 */
+        if (!sl->buf[0].region) {
+            sl->buf[0] = epp_rx_buf_alloc(rx, 64, EPP_STOCK_PS_BSIZE0, 0);
+        }
+        for (j = 1; j < 4; j++) {
+            if (rx->ps_size[j] && !sl->buf[j].region) {
+                sl->buf[j] = epp_rx_buf_alloc(rx, 0, EPP_PP_PAGE, 0);
+            }
+        }
+        sl->nbuf = 4;
+    } else {
+        /* skb of rx_buffer_len (1522) behind NET_SKB_PAD */
+        if (!sl->buf[0].region) {
+            sl->buf[0] = epp_rx_buf_alloc(rx, 64, rx->hw_bufsize == 2048 &&
+                                          rx->s.mtu <= 1500 ? 1522 :
+                                          rx->hw_bufsize, 64);
+        }
+        sl->nbuf = 1;
+    }
+    return true;
+}
+
+/*
+ * e1000_alloc_rx_buffers moves the tail only when the descriptor it just
+ * filled is a multiple of 16, and then to that descriptor (which the
+ * device may not use yet); never at the end of a batch.
+ */
+static void stock_tail(EppRx *rx, int i)
+{
+    if (i >= 0 && !(i & (EPP_STOCK_WRITE - 1))) {
+        epp_rx_write_tail(rx, i);
+    }
+}
+
+/*
+ * Which buffers went up the stack with the frame (freed here; the slot
+ * gets new ones at refill) and which stay on the descriptor.
+ * e1000_clean_rx_irq: a frame shorter than copybreak is copied and its
+ * skb stays; e1000_clean_rx_irq_ps: the header skb always goes, the
+ * first page stays when its bytes are copied into the header skb
+ * (l1 <= copybreak and header + l1 fit in rx_ps_bsize0).
+ */
+static void stock_frame_done(EppRx *rx, EppRxFrame *f)
+{
+    EppStock *st = rx->design;
+    unsigned i = f->first_desc, k, j;
+    bool split = rx->format == EPP_RXF_SPLIT;
+    bool copied;
+    EppRxWb w;
+
+    epp_rx_desc_read(rx, i, &w);
+    if (split) {
+        copied = f->ndesc == 1 && w.len[1] &&
+                 w.len[1] <= st->copybreak &&
+                 w.len[0] + w.len[1] <= EPP_STOCK_PS_BSIZE0;
+    } else {
+        copied = f->ndesc == 1 && f->len < st->copybreak;
+    }
+    st->copied[f->first_desc] = copied;
+    for (k = 0; k < f->ndesc; k++) {
+        EppRxSlot *sl = &rx->slot[i];
+
+        epp_rx_desc_read(rx, i, &w);
+        for (j = 0; j < sl->nbuf; j++) {
+            bool gone;
+
+            if (!sl->buf[j].region) {
+                continue;
+            }
+            if (!split) {
+                gone = !copied;
+            } else if (j == 0) {
+                gone = true;
+            } else {
+                /* pages with bytes go with the skb, except a copied one */
+                gone = w.len[j] && !(copied && j == 1);
+            }
+            if (gone) {
+                epp_rx_buf_free(rx, &sl->buf[j]);
+            }
+        }
+        i = epp_rx_ring_next(rx, i);
+    }
+}
+
+const EppRxDesignOps epp_rx_stock_ops = {
+    .name = "stock",
+    .configure = stock_configure,
+    .start = stock_start,
+    .fill_slot = stock_fill_slot,
+    .tail = stock_tail,
+    .sw_fcs_strip = true,
+    .dma_burst = true,
+    .frame_done = stock_frame_done,
+    .check = epp_rx_check_bufs,
+    .destroy = stock_destroy,
+};
