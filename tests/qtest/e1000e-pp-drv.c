@@ -50,13 +50,29 @@ static const uint32_t epp_stats_regs[] = {
 
 E1000epp *e1000epp_start(const char *model, const char *extra_args)
 {
+    return e1000epp_start_dev(model, NULL, extra_args);
+}
+
+E1000epp *e1000epp_start_dev(const char *model, const char *dev_props,
+                             const char *extra_args)
+{
     E1000epp *d = g_new0(E1000epp, 1);
+    g_autofree char *props = NULL;
     uint16_t vendor, device;
     int ret;
 
     d->model = model;
     ret = socketpair(AF_UNIX, SOCK_STREAM, 0, d->sock);
     g_assert_cmpint(ret, ==, 0);
+
+    /* Our MAC unless the scenario gives its own */
+    if (!dev_props) {
+        props = g_strdup("mac=" EPP_MAC_STR);
+    } else if (!strstr(dev_props, "mac=")) {
+        props = g_strdup_printf("mac=" EPP_MAC_STR ",%s", dev_props);
+    } else {
+        props = g_strdup(dev_props);
+    }
 
     /*
      * q35 with nothing but the device under test on the root bus: libqos
@@ -65,10 +81,10 @@ E1000epp *e1000epp_start(const char *model, const char *extra_args)
      */
     d->qts = qtest_initf("-M q35 -nodefaults -L /usr/share/seabios "
                          "-netdev socket,fd=%d,id=hs0 "
-                         "-device %s,id=" EPP_DEV_ID ",netdev=hs0,mac=%s,"
+                         "-device %s,id=" EPP_DEV_ID ",netdev=hs0,%s,"
                          "romfile=,addr=0x%x "
                          "%s",
-                         d->sock[1], model, EPP_MAC_STR, EPP_SLOT,
+                         d->sock[1], model, props, EPP_SLOT,
                          extra_args ? extra_args : "");
 
     pc_alloc_init(&d->alloc, d->qts, ALLOC_NO_FLAGS);
@@ -732,42 +748,6 @@ uint32_t e1000epp_fcs(const uint8_t *frame, size_t len)
         }
     }
     return ~crc;
-}
-
-/* ---- scenario registration ---- */
-
-typedef struct ScenarioRun {
-    const char *model;
-    const E1000eppScenario *scenario;
-} ScenarioRun;
-
-static void run_scenario(const void *opaque)
-{
-    const ScenarioRun *run = opaque;
-
-    if (!qtest_has_device(run->model)) {
-        g_test_skip("device not built into this QEMU binary");
-        return;
-    }
-    run->scenario->fn(run->model);
-}
-
-void e1000epp_add_scenarios(const E1000eppScenario *list, size_t n)
-{
-    static const char *const models[] = { "e1000e-pp", "e1000e" };
-    size_t m, s;
-
-    for (m = 0; m < ARRAY_SIZE(models); m++) {
-        for (s = 0; s < n; s++) {
-            ScenarioRun *run = g_new0(ScenarioRun, 1);
-            g_autofree char *path = g_strdup_printf("%s/%s", models[m],
-                                                    list[s].name);
-
-            run->model = models[m];
-            run->scenario = &list[s];
-            qtest_add_data_func(path, run, run_scenario);
-        }
-    }
 }
 
 uint64_t e1000epp_qom_u64(E1000epp *d, const char *property)

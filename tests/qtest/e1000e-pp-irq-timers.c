@@ -14,7 +14,7 @@
 #include "libqos/pci.h"
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
-#include "e1000e-pp-txq.h"
+#include "e1000e-pp-irq-test.h"
 
 #define ITR_UNIT_NS     256
 #define DELAY_UNIT_NS   1024
@@ -42,12 +42,12 @@ static void expect_fires_at(E1000epp *d, int64_t t, Fired fired,
 {
     g_autofree char *why = NULL;
 
-    txq_step_to(d, t - 1);
+    step_to(d, t - 1);
     if (fired(d, opaque)) {
         why = g_strdup_printf("%s: already fired at %" PRId64 " ns, 1 ns "
                               "early", what, t - 1);
     } else {
-        txq_step_to(d, t);
+        step_to(d, t);
         if (!fired(d, opaque)) {
             why = g_strdup_printf("%s: not fired at %" PRId64 " ns", what,
                                   t);
@@ -97,8 +97,8 @@ static void send_frame(E1000epp *d, uint32_t cmd)
 
     if (!tx_buf) {
         tx_buf = e1000epp_alloc(d, sizeof(f));
-        txq_eth_header(f, 0x88b5);
-        txq_fill(f + 14, sizeof(f) - 14, 0x71);
+        tx_eth_header(f, 0x88b5);
+        fill_pattern(f + 14, sizeof(f) - 14, 0x71);
         e1000epp_memwrite(d, tx_buf, f, sizeof(f));
     }
     e1000epp_txd_legacy(desc, tx_buf, sizeof(f),
@@ -130,9 +130,9 @@ static void receive_frame(E1000epp *d)
     memcpy(f, epp_mac, 6);
     memcpy(f + 6, (uint8_t[]) { 0x02, 0, 0, 0, 0, 1 }, 6);
     stw_be_p(f + 12, 0x88b5);
-    txq_fill(f + 14, sizeof(f) - 14, 0x17);
+    fill_pattern(f + 14, sizeof(f) - 14, 0x17);
     e1000epp_inject(d, f, sizeof(f));
-    txq_settle(d, rx_counted, &want, "frame counted in GPRC");
+    settle(d, rx_counted, &want, "frame counted in GPRC");
 }
 
 /* ---------------------------------------------------------------- */
@@ -145,7 +145,7 @@ static void itr_case(const char *model, uint32_t itr)
     uint32_t eff = itr;
     int64_t t0;
 
-    if (txq_is_stock(model) && itr < STOCK_MIN_XITR) {
+    if (is_stock(model) && itr < STOCK_MIN_XITR) {
         /* stock e1000e: a forced minimum the datasheet does not have */
         eff = STOCK_MIN_XITR;
     }
@@ -419,7 +419,7 @@ void tidv_fpd_flushes(const char *model)
     e1000epp_wr(d, TIDV, 1000 | TIDV_FPD);
     g_assert_true(line_high(d, NULL));
     g_assert_cmphex(e1000epp_rd(d, ICR) & ICR_TXDW, ==, ICR_TXDW);
-    if (txq_stock_differs(model, "TIDV reads back 0 after a write with "
+    if (stock_differs(model, "TIDV reads back 0 after a write with "
                           "FPD")) {
         e1000epp_stop(d);
         return;
@@ -443,7 +443,7 @@ void tidv_under_msix(const char *model)
     t0 = d->now_ns;
     send_frame(d, TXD_CMD_IDE);
 
-    if (txq_is_stock(model)) {
+    if (is_stock(model)) {
         /* stock e1000e: the delay timers do not apply under MSI-X */
         g_assert_true(vector_fired(d, GINT_TO_POINTER(1)));
         qpci_msix_disable(d->pdev);
@@ -475,7 +475,7 @@ void rdtr_under_msix(const char *model)
     receive_frame(d);
     g_assert_cmpint(d->now_ns, ==, t0);
 
-    if (txq_is_stock(model)) {
+    if (is_stock(model)) {
         /* stock e1000e: the delay timers do not apply under MSI-X */
         g_assert_true(vector_fired(d, GINT_TO_POINTER(0)));
         qpci_msix_disable(d->pdev);

@@ -153,10 +153,11 @@ typedef struct EppRx {
 
 /*
  * A receive-driver design.  The ring calls these in this order:
- * configure and start once; fill_slot then tail for every descriptor it posts and
- * tail(-1) after each batch; frame_done when every descriptor of a frame
- * is back (bytes taken, FCS stripped when sw_fcs_strip); release when the
- * test is done with the frame; check for the accounting; destroy last.
+ * configure and start once; fill_slot then tail for every descriptor it
+ * posts and tail(-1) after each batch; frame_done when every descriptor
+ * of a frame is back (bytes taken, FCS stripped when sw_fcs_strip);
+ * release when the test is done with the frame; check for the
+ * accounting; destroy last.
  */
 struct EppRxDesignOps {
     const char *name;

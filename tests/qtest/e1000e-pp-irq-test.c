@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Interrupt and moderation qtests for the 82574L model, checked against
+ * the 82574L datasheet.
+ *
+ * Every scenario runs on "e1000e-pp" and on the stock "e1000e".  Where
+ * the stock model is known to differ, the scenario says so in a
+ * "stock e1000e:" comment and asserts the stock behaviour or skips with
+ * the reason.  A model that is not built into the binary is skipped.
+ *
+ * Paths: /x86_64/<model>/<scenario>, e.g. /x86_64/e1000e-pp/rdtr_fpd_flushes.
+ * The scenarios live in e1000e-pp-irq-*.c.
+ */
+
+#include "qemu/osdep.h"
+#include "libqtest.h"
+#include "e1000e-pp-irq-test.h"
+
+#define SCENARIO(fn) E1000EPP_SCENARIO(fn)
+
+static const E1000eppScenario scenarios[] = {
+    /* Delivery */
+    SCENARIO(intx_int_asserted),
+    SCENARIO(msix_ivar_routing),
+    /* Interrupt causes and routing */
+    SCENARIO(irq_icr_clear_on_read_rules),
+    SCENARIO(irq_ics_ims_imc_intx_level),
+    SCENARIO(irq_iame_auto_mask_on_icr_read),
+    SCENARIO(irq_selftest_icr_bits_0_to_14),
+    SCENARIO(irq_msi_message_per_assertion),
+    SCENARIO(irq_msix_ivar_routing_tx_rx_other),
+    SCENARIO(irq_msix_eiac_auto_clear),
+    SCENARIO(irq_msix_eiame_auto_mask),
+    SCENARIO(irq_msix_other_aggregates_lsc),
+    /* Moderation timers */
+    SCENARIO(itr_throttles_intx_exact),
+    SCENARIO(itr_small_value_no_forced_minimum),
+    SCENARIO(eitr_per_vector_exact),
+    SCENARIO(rdtr_restarts_per_frame),
+    SCENARIO(radv_absolute_bound),
+    SCENARIO(rdtr_fpd_flushes),
+    SCENARIO(tidv_ide_delays_txdw),
+    SCENARIO(tadv_absolute_bound),
+    SCENARIO(tidv_fpd_flushes),
+    SCENARIO(tidv_under_msix),
+    SCENARIO(rdtr_under_msix),
+};
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    e1000epp_add_scenarios(scenarios, ARRAY_SIZE(scenarios));
+    return g_test_run();
+}
