@@ -35,13 +35,10 @@ static bool line_high(E1000epp *d)
 
 void irq_icr_clear_on_read_rules(const char *model)
 {
-    E1000epp *d = e1000epp_start(model, NULL);
+    E1000epp *d = irq_start_intx(model);
     uint32_t icr;
 
     /* Given: a device up in INTx mode, every cause masked, ICR empty */
-    e1000epp_watch_intx(d);
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    e1000epp_rd(d, ICR);
     EPP_EXPECT_REG(d, IMS, 0xffffffff, 0);
 
     /*
@@ -91,13 +88,10 @@ void irq_icr_clear_on_read_rules(const char *model)
 
 void irq_ics_ims_imc_intx_level(const char *model)
 {
-    E1000epp *d = e1000epp_start(model, NULL);
+    E1000epp *d = irq_start_intx(model);
     uint32_t icr;
 
     /* Given: a device up in INTx mode */
-    e1000epp_watch_intx(d);
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    e1000epp_rd(d, ICR);
 
     /* IMS sets, IMC clears, IMS reads back the mask */
     e1000epp_wr(d, IMS, ICR_TXDW | ICR_RXT0 | ICR_LSC);
@@ -153,13 +147,10 @@ void irq_ics_ims_imc_intx_level(const char *model)
 
 void irq_iame_auto_mask_on_icr_read(const char *model)
 {
-    E1000epp *d = e1000epp_start(model, NULL);
+    E1000epp *d = irq_start_intx(model);
     uint32_t icr;
 
     /* Given: INTx, CTRL_EXT.IAME, IAM = TXDW|LSC, IMS = TXDW|LSC|RXT0 */
-    e1000epp_watch_intx(d);
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    e1000epp_rd(d, ICR);
     e1000epp_wr(d, IAM, ICR_TXDW | ICR_LSC);
     e1000epp_wr(d, CTRL_EXT, e1000epp_rd(d, CTRL_EXT) | CTRL_EXT_IAME);
     e1000epp_wr(d, IMS, ICR_TXDW | ICR_LSC | ICR_RXT0);
@@ -290,16 +281,13 @@ void irq_selftest_icr_bits_0_to_14(const char *model)
 
 void irq_msi_message_per_assertion(const char *model)
 {
-    E1000epp *d = e1000epp_start(model, NULL);
+    E1000epp *d = irq_start_intx(model);
     uint64_t slot = e1000epp_alloc(d, 4);
     uint8_t f[60], desc[EPP_DESC_LEN];
     uint64_t g;
     uint32_t icr;
 
     /* Given: MSI enabled, its message address in guest RAM */
-    e1000epp_watch_intx(d);
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    e1000epp_rd(d, ICR);
     qtest_writel(d->qts, slot, 0);
     e1000epp_msi_enable(d, slot, MSI_DATA);
 
@@ -418,10 +406,7 @@ static void receive_one(E1000epp *d, uint32_t idx)
 {
     uint8_t f[60];
 
-    memcpy(f, epp_mac, 6);
-    memcpy(f + 6, (uint8_t[]) { 0x02, 0, 0, 0, 0, 1 }, 6);
-    stw_be_p(f + 12, 0x88b5);
-    fill_pattern(f + 14, sizeof(f) - 14, 0x3c);
+    frame_fill(f, sizeof(f), false, 0x3c);
     e1000epp_inject(d, f, sizeof(f));
     settle(d, rx0_dd, &idx, "Rx descriptor DD");
 }

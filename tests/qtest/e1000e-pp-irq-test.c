@@ -14,7 +14,18 @@
 
 #include "qemu/osdep.h"
 #include "libqtest.h"
+#include "e1000e-pp-regs.h"
 #include "e1000e-pp-irq-test.h"
+
+E1000epp *irq_start_intx(const char *model)
+{
+    E1000epp *d = e1000epp_start(model, NULL);
+
+    e1000epp_watch_intx(d);
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    e1000epp_rd(d, ICR);
+    return d;
+}
 
 #define SCENARIO(fn) E1000EPP_SCENARIO(fn)
 
@@ -48,7 +59,5 @@ static const E1000eppScenario scenarios[] = {
 
 int main(int argc, char **argv)
 {
-    g_test_init(&argc, &argv, NULL);
-    e1000epp_add_scenarios(scenarios, ARRAY_SIZE(scenarios));
-    return g_test_run();
+    return e1000epp_main(argc, argv, scenarios, ARRAY_SIZE(scenarios));
 }

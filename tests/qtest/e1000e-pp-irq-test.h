@@ -15,6 +15,9 @@
 #include "e1000e-pp-drv.h"
 #include "e1000e-pp-scenario.h"
 
+/* A device started with INTx watched, brought up, ICR read empty */
+E1000epp *irq_start_intx(const char *model);
+
 /* e1000e-pp-irq-basic.c */
 void intx_int_asserted(const char *model);
 void msix_ivar_routing(const char *model);

@@ -75,15 +75,9 @@ static void expect_quiet(E1000epp *d, Fired fired, void *opaque,
 /* A device up in INTx mode with the IOAPIC watched */
 static E1000epp *start_intx(const char *model)
 {
-    E1000epp *d = e1000epp_start(model, NULL);
-
     tx_buf = 0;
     rx_good = 0;
-
-    e1000epp_watch_intx(d);
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    e1000epp_rd(d, ICR);
-    return d;
+    return irq_start_intx(model);
 }
 
 /* ---------------------------------------------------------------- */
@@ -126,11 +120,7 @@ static void receive_frame(E1000epp *d)
     uint32_t want = rx_good + 1;
 
     e1000epp_rx_post(d, e1000epp_alloc(d, 2048));
-
-    memcpy(f, epp_mac, 6);
-    memcpy(f + 6, (uint8_t[]) { 0x02, 0, 0, 0, 0, 1 }, 6);
-    stw_be_p(f + 12, 0x88b5);
-    fill_pattern(f + 14, sizeof(f) - 14, 0x17);
+    frame_fill(f, sizeof(f), false, 0x17);
     e1000epp_inject(d, f, sizeof(f));
     settle(d, rx_counted, &want, "frame counted in GPRC");
 }
@@ -293,33 +283,6 @@ void rdtr_restarts_per_frame(const char *model)
     e1000epp_stop(d);
 }
 
-void radv_absolute_bound(const char *model)
-{
-    E1000epp *d = start_intx(model);
-    int64_t t0;
-
-    /* Given: RDTR = 100 (102.4 us), RADV = 150 (153.6 us), IMS.RXT0 */
-    e1000epp_wr(d, RDTR, 100);
-    e1000epp_wr(d, RADV, 150);
-    e1000epp_wr(d, IMS, ICR_RXT0);
-
-    /*
-     * When: frames at T0, T0 + 60 us and T0 + 120 us (each restarting
-     * RDTR, which alone would fire at T0 + 222.4 us)
-     */
-    t0 = d->now_ns;
-    receive_frame(d);
-    e1000epp_step(d, 60000);
-    receive_frame(d);
-    e1000epp_step(d, 60000);
-    receive_frame(d);
-
-    /* Then: RADV bounds the delay: T0 + 153.6 us */
-    expect_fires_at(d, t0 + 150 * DELAY_UNIT_NS, line_high, NULL,
-                    "RADV absolute");
-    e1000epp_stop(d);
-}
-
 void rdtr_fpd_flushes(const char *model)
 {
     E1000epp *d = start_intx(model);
@@ -380,30 +343,6 @@ void tidv_ide_delays_txdw(const char *model)
     e1000epp_stop(d);
 }
 
-void tadv_absolute_bound(const char *model)
-{
-    E1000epp *d = start_intx(model);
-    int64_t t0;
-
-    /* Given: TIDV = 100 (102.4 us), TADV = 150 (153.6 us), IMS.TXDW */
-    e1000epp_wr(d, TIDV, 100);
-    e1000epp_wr(d, TADV, 150);
-    e1000epp_wr(d, IMS, ICR_TXDW);
-
-    /* When: IDE packets at T0, T0 + 60 us, T0 + 120 us */
-    t0 = d->now_ns;
-    send_frame(d, TXD_CMD_IDE);
-    e1000epp_step(d, 60000);
-    send_frame(d, TXD_CMD_IDE);
-    e1000epp_step(d, 60000);
-    send_frame(d, TXD_CMD_IDE);
-
-    /* Then: TADV bounds the delay: T0 + 153.6 us */
-    expect_fires_at(d, t0 + 150 * DELAY_UNIT_NS, line_high, NULL,
-                    "TADV absolute");
-    e1000epp_stop(d);
-}
-
 void tidv_fpd_flushes(const char *model)
 {
     E1000epp *d = start_intx(model);
@@ -428,65 +367,117 @@ void tidv_fpd_flushes(const char *model)
     e1000epp_stop(d);
 }
 
-void tidv_under_msix(const char *model)
+/* ---------------------------------------------------------------- */
+/* The Rx and Tx delay pairs as data                                */
+/* ---------------------------------------------------------------- */
+
+/* One delay-timer pair: its registers, cause, vector and stimulus */
+typedef struct DelayPath {
+    const char *delay, *absolute;   /* register names for messages */
+    uint32_t delay_reg, abs_reg;
+    uint32_t cause, msix_cause;
+    int vector;                     /* MSI-X vector in start_msix */
+    void (*stimulus)(E1000epp *d);  /* one frame / one IDE packet */
+    bool no_time_passes;            /* assert the stimulus took 0 ns */
+} DelayPath;
+
+static void one_frame(E1000epp *d)
 {
-    E1000epp *d = start_msix(model);
+    receive_frame(d);
+}
+
+static void one_ide_packet(E1000epp *d)
+{
+    send_frame(d, TXD_CMD_IDE);
+}
+
+static const DelayPath rx_path = {
+    "RDTR", "RADV", RDTR, RADV, ICR_RXT0, ICR_RXQ0, 0, one_frame, true,
+};
+static const DelayPath tx_path = {
+    "TIDV", "TADV", TIDV, TADV, ICR_TXDW, ICR_TXQ0, 1, one_ide_packet, false,
+};
+
+/*
+ * Given delay = 100 (102.4 us), absolute = 150 (153.6 us), the cause
+ * enabled, when a stimulus arrives at T0, T0 + 60 us and T0 + 120 us
+ * (each restarting the delay, which alone would fire at T0 + 222.4 us),
+ * then the absolute timer bounds the delay: T0 + 153.6 us.
+ */
+static void absolute_bound(const char *model, const DelayPath *p)
+{
+    E1000epp *d = start_intx(model);
+    g_autofree char *what = g_strdup_printf("%s absolute", p->absolute);
     int64_t t0;
 
-    /* Given: MSI-X, Tx on vector 1 (EITR1 = 0), TIDV = 100, IMS.TXQ0 */
-    e1000epp_wr(d, EITR(1), 0);
-    e1000epp_wr(d, TIDV, 100);
-    e1000epp_wr(d, TADV, 0);
-    e1000epp_wr(d, IMS, ICR_TXQ0);
+    e1000epp_wr(d, p->delay_reg, 100);
+    e1000epp_wr(d, p->abs_reg, 150);
+    e1000epp_wr(d, IMS, p->cause);
 
-    /* When: an IDE packet at T0 */
     t0 = d->now_ns;
-    send_frame(d, TXD_CMD_IDE);
+    p->stimulus(d);
+    e1000epp_step(d, 60000);
+    p->stimulus(d);
+    e1000epp_step(d, 60000);
+    p->stimulus(d);
+
+    expect_fires_at(d, t0 + 150 * DELAY_UNIT_NS, line_high, NULL, what);
+    e1000epp_stop(d);
+}
+
+void radv_absolute_bound(const char *model)
+{
+    absolute_bound(model, &rx_path);
+}
+
+void tadv_absolute_bound(const char *model)
+{
+    absolute_bound(model, &tx_path);
+}
+
+/*
+ * Given MSI-X, the path on its vector (EITR = 0), delay = 100, absolute
+ * 0, the queue cause enabled, when one stimulus arrives at T0, then the
+ * vector fires at T0 + 102.4 us, not before.
+ */
+static void delay_under_msix(const char *model, const DelayPath *p)
+{
+    E1000epp *d = start_msix(model);
+    g_autofree char *what = g_strdup_printf("%s under MSI-X", p->delay);
+    gpointer vec = GINT_TO_POINTER(p->vector);
+    int64_t t0;
+
+    e1000epp_wr(d, EITR(p->vector), 0);
+    e1000epp_wr(d, p->delay_reg, 100);
+    e1000epp_wr(d, p->abs_reg, 0);
+    e1000epp_wr(d, IMS, p->msix_cause);
+
+    t0 = d->now_ns;
+    p->stimulus(d);
+    if (p->no_time_passes) {
+        g_assert_cmpint(d->now_ns, ==, t0);
+    }
 
     if (is_stock(model)) {
         /* stock e1000e: the delay timers do not apply under MSI-X */
-        g_assert_true(vector_fired(d, GINT_TO_POINTER(1)));
+        g_assert_true(vector_fired(d, vec));
         qpci_msix_disable(d->pdev);
         e1000epp_stop(d);
         return;
     }
 
-    /* Then: vector 1 fires at T0 + 102.4 us, not before */
-    expect_quiet(d, vector_fired, GINT_TO_POINTER(1), "TIDV under MSI-X");
-    expect_fires_at(d, t0 + 100 * DELAY_UNIT_NS, vector_fired,
-                    GINT_TO_POINTER(1), "TIDV under MSI-X");
+    expect_quiet(d, vector_fired, vec, what);
+    expect_fires_at(d, t0 + 100 * DELAY_UNIT_NS, vector_fired, vec, what);
     qpci_msix_disable(d->pdev);
     e1000epp_stop(d);
 }
 
+void tidv_under_msix(const char *model)
+{
+    delay_under_msix(model, &tx_path);
+}
+
 void rdtr_under_msix(const char *model)
 {
-    E1000epp *d = start_msix(model);
-    int64_t t0;
-
-    /* Given: MSI-X, Rx on vector 0 (EITR0 = 0), RDTR = 100, IMS.RXQ0 */
-    e1000epp_wr(d, EITR(0), 0);
-    e1000epp_wr(d, RDTR, 100);
-    e1000epp_wr(d, RADV, 0);
-    e1000epp_wr(d, IMS, ICR_RXQ0);
-
-    /* When: one frame at T0 */
-    t0 = d->now_ns;
-    receive_frame(d);
-    g_assert_cmpint(d->now_ns, ==, t0);
-
-    if (is_stock(model)) {
-        /* stock e1000e: the delay timers do not apply under MSI-X */
-        g_assert_true(vector_fired(d, GINT_TO_POINTER(0)));
-        qpci_msix_disable(d->pdev);
-        e1000epp_stop(d);
-        return;
-    }
-
-    /* Then: vector 0 fires at T0 + 102.4 us, not before */
-    expect_quiet(d, vector_fired, GINT_TO_POINTER(0), "RDTR under MSI-X");
-    expect_fires_at(d, t0 + 100 * DELAY_UNIT_NS, vector_fired,
-                    GINT_TO_POINTER(0), "RDTR under MSI-X");
-    qpci_msix_disable(d->pdev);
-    e1000epp_stop(d);
+    delay_under_msix(model, &rx_path);
 }

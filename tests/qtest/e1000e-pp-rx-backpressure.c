@@ -100,8 +100,7 @@ void rx_backpressure_on_holds_frames(const char *model)
     g_assert_cmpuint(e1000epp_qom_u64(d, "rx-missed"), ==, 0);
     g_assert_cmpuint(delivered, ==, BP_POSTED + BP_EXTRA);
     epp_rx_check_pool(rx);
-    epp_rx_free(rx);
-    e1000epp_stop(d);
+    rx_stop(rx);
 }
 
 /*
@@ -131,6 +130,5 @@ void rx_backpressure_off_drops_into_mpc(const char *model)
     g_assert_cmpuint(e1000epp_qom_u64(d, "rx-missed"), ==, rx->mpc);
     g_assert_cmpuint(delivered + rx->mpc, ==, offered);
     epp_rx_check_pool(rx);
-    epp_rx_free(rx);
-    e1000epp_stop(d);
+    rx_stop(rx);
 }

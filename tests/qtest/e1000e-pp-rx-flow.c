@@ -93,8 +93,7 @@ void rx_writeback_batches_wthresh(const char *model)
     g_assert_true(epp_rx_poll(rx, f));
     g_assert_cmpuint(frame_seq(f->data, false), ==, 5);
     epp_rx_check_pool(rx);
-    epp_rx_free(rx);
-    e1000epp_stop(d);
+    rx_stop(rx);
 }
 
 /* ---------------------------------------------------------------- */
@@ -122,9 +121,8 @@ void stock_design_delivers_in_order(const char *model, const void *opaque)
     E1000epp *d;
     EppRx *rx;
 
-    d = e1000epp_start(model, NULL);
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    rx = epp_rx_new(d, &s);
+    rx = rx_start(model, &s);
+    d = rx->d;
 
     for (i = 0; i < n; i++) {
         size_t len = i % 3 ? max - (i * 37) % 700 : small[i % 4];
@@ -148,8 +146,7 @@ void stock_design_delivers_in_order(const char *model, const void *opaque)
     g_assert_cmpuint(copied, ==, c->mtu <= 1500 ? DIV_ROUND_UP(n, 3) : 0);
     g_assert_false(epp_rx_dd_pending(rx));
     epp_rx_check_pool(rx);
-    epp_rx_free(rx);
-    e1000epp_stop(d);
+    rx_stop(rx);
 }
 
 /* ---------------------------------------------------------------- */
@@ -300,8 +297,7 @@ void rx_ring_exhaustion_packet_buffer(const char *model)
     g_assert_false(epp_rx_dd_pending(rx));
     epp_rx_refill(rx);
     epp_rx_check_pool(rx);
-    epp_rx_free(rx);
-    e1000epp_stop(d);
+    rx_stop(rx);
 }
 
 /* ---------------------------------------------------------------- */

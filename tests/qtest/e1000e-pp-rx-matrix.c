@@ -49,9 +49,8 @@ void pp_mtu_matrix(const char *model, const void *opaque)
     EppRx *rx;
     int i;
 
-    d = e1000epp_start(model, NULL);
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    rx = epp_rx_new(d, &s);
+    rx = rx_start(model, &s);
+    d = rx->d;
 
     for (i = 0; i < 2; i++) {
         size_t n, last;
@@ -105,8 +104,7 @@ void pp_mtu_matrix(const char *model, const void *opaque)
     epp_rx_refill(rx);
     epp_rx_check_pool(rx);
     g_assert_cmpuint(epp_rx_pagepool(rx)->n_posted_chunks, ==, 63);
-    epp_rx_free(rx);
-    e1000epp_stop(d);
+    rx_stop(rx);
 }
 
 /* ---------------------------------------------------------------- */
@@ -146,9 +144,8 @@ void fcs_tail(const char *model, const void *opaque)
     E1000epp *d;
     EppRx *rx;
 
-    d = e1000epp_start(model, NULL);
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    rx = epp_rx_new(d, &s);
+    rx = rx_start(model, &s);
+    d = rx->d;
 
     frame_fill(wire, flen, false, 7);
     e1000epp_inject(d, wire, flen);
@@ -175,8 +172,7 @@ void fcs_tail(const char *model, const void *opaque)
     epp_rx_release(rx, f);
     epp_rx_refill(rx);
     epp_rx_check_pool(rx);
-    epp_rx_free(rx);
-    e1000epp_stop(d);
+    rx_stop(rx);
 }
 
 /* ---------------------------------------------------------------- */
@@ -211,9 +207,8 @@ void rx_buffer_size(const char *model, const void *opaque)
     EppRx *rx;
     size_t i, n, tested = 0, prev = 0;
 
-    d = e1000epp_start(model, NULL);
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    rx = epp_rx_new(d, &s);
+    rx = rx_start(model, &s);
+    d = rx->d;
 
     for (i = 0; i < ARRAY_SIZE(cand); i++) {
         size_t flen = cand[i] - 4;
@@ -234,6 +229,5 @@ void rx_buffer_size(const char *model, const void *opaque)
     g_assert_cmpuint(tested, >=, 2);
     g_assert_false(epp_rx_dd_pending(rx));
     epp_rx_check_pool(rx);
-    epp_rx_free(rx);
-    e1000epp_stop(d);
+    rx_stop(rx);
 }

@@ -102,9 +102,8 @@ void rx_packet_split(const char *model, const void *opaque)
     EppRx *rx;
     size_t i;
 
-    d = e1000epp_start(model, NULL);
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    rx = epp_rx_new(d, &s);
+    rx = rx_start(model, &s);
+    d = rx->d;
 
     for (i = 0; i < ARRAY_SIZE(frames); i++) {
         size_t len = frames[i].len, hdr, n, off, k, j, want_desc = 0;
@@ -172,8 +171,7 @@ void rx_packet_split(const char *model, const void *opaque)
     }
     g_assert_false(epp_rx_dd_pending(rx));
     epp_rx_check_pool(rx);
-    epp_rx_free(rx);
-    e1000epp_stop(d);
+    rx_stop(rx);
 }
 
 /*
@@ -203,6 +201,5 @@ void rx_split_ring_pointers_16_byte_units(const char *model)
     epp_rx_wait_frame(rx, f, RX_BUDGET_NS);
     g_assert_cmpuint(f->ndesc, ==, 1);
     EPP_EXPECT_REG(d, RDH0, 0xffff, 2);
-    epp_rx_free(rx);
-    e1000epp_stop(d);
+    rx_stop(rx);
 }

@@ -92,6 +92,22 @@ void check_chain(EppRxFrame *f, const uint8_t *exp, size_t n, size_t bs,
     g_assert_cmpmem(f->raw, f->raw_len, exp, n);
 }
 
+EppRx *rx_start(const char *model, const EppRxSetup *s)
+{
+    E1000epp *d = e1000epp_start(model, NULL);
+
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    return epp_rx_new(d, s);
+}
+
+void rx_stop(EppRx *rx)
+{
+    E1000epp *d = rx->d;
+
+    epp_rx_free(rx);
+    e1000epp_stop(d);
+}
+
 /* Inject and wait until the device has taken n frames in (TPR) */
 void wait_arrived(EppRx *rx, uint64_t tpr)
 {

@@ -50,6 +50,10 @@ size_t expected_bytes(uint8_t *out, const uint8_t *wire, size_t len,
 void check_chain(EppRxFrame *f, const uint8_t *exp, size_t n, size_t bs,
                  bool keep_crc, bool stock);
 void wait_arrived(EppRx *rx, uint64_t tpr);
+/* A device up (default bring-up) with a receive ring set up as s */
+EppRx *rx_start(const char *model, const EppRxSetup *s);
+/* Free the ring and stop the device */
+void rx_stop(EppRx *rx);
 
 /* Plain ring verbs: bytes, write-backs, FCS (e1000e-pp-rx-basic.c) */
 void rx_legacy_frame_bytes(const char *model);

@@ -78,6 +78,14 @@ void e1000epp_add_scenarios(const E1000eppScenario *list, size_t n)
     }
 }
 
+int e1000epp_main(int argc, char **argv, const E1000eppScenario *list,
+                  size_t n)
+{
+    g_test_init(&argc, &argv, NULL);
+    e1000epp_add_scenarios(list, n);
+    return g_test_run();
+}
+
 /* ---------------------------------------------------------------- */
 /* Models, frames, checksums, the wire                              */
 /* ---------------------------------------------------------------- */

@@ -26,6 +26,9 @@ typedef void (*E1000eppCaseFn)(const char *model, const void *data);
 
 void e1000epp_add_scenarios(const E1000eppScenario *list, size_t n);
 void e1000epp_add_case(const char *name, E1000eppCaseFn fn, const void *data);
+/* main() of a binary whose scenarios are all in one list */
+int e1000epp_main(int argc, char **argv, const E1000eppScenario *list,
+                  size_t n);
 
 /* True for QEMU's stock model, whose known differences are asserted */
 bool is_stock(const char *model);

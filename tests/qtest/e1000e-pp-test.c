@@ -41,7 +41,5 @@ static const E1000eppScenario scenarios[] = {
 
 int main(int argc, char **argv)
 {
-    g_test_init(&argc, &argv, NULL);
-    e1000epp_add_scenarios(scenarios, ARRAY_SIZE(scenarios));
-    return g_test_run();
+    return e1000epp_main(argc, argv, scenarios, ARRAY_SIZE(scenarios));
 }

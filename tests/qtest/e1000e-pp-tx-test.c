@@ -19,6 +19,27 @@
 #include "e1000e-pp-drv.h"
 #include "e1000e-pp-tx-test.h"
 
+/* Copy a buffer into fresh guest memory; its guest address */
+uint64_t put_guest(E1000epp *d, const uint8_t *buf, size_t len)
+{
+    uint64_t g = e1000epp_alloc(d, len);
+
+/* Queue n descriptors with one TDT write and wait until they are done */
+    e1000epp_memwrite(d, g, buf, len);
+    return g;
+}
+
+void push_all(E1000epp *d, uint8_t (*desc)[EPP_DESC_LEN], int n)
+{
+    int i;
+
+    for (i = 0; i < n; i++) {
+        e1000epp_tx_write(d, desc[i]);
+    }
+    e1000epp_tx_kick(d);
+    e1000epp_tx_wait_done(d);
+}
+
 void txd_context_tso(uint8_t *desc, uint8_t ipcss, uint8_t ipcso,
                      uint16_t ipcse, uint8_t tucss, uint8_t tucso,
                      uint16_t tucse, uint32_t paylen, uint32_t tucmd,
@@ -68,7 +89,5 @@ static const E1000eppScenario scenarios[] = {
 
 int main(int argc, char **argv)
 {
-    g_test_init(&argc, &argv, NULL);
-    e1000epp_add_scenarios(scenarios, ARRAY_SIZE(scenarios));
-    return g_test_run();
+    return e1000epp_main(argc, argv, scenarios, ARRAY_SIZE(scenarios));
 }

@@ -3,7 +3,8 @@
  * e1000e-pp-tx-test: transmit scenarios, one file per concept:
  *   e1000e-pp-tx-basic.c     legacy and data descriptors on the wire
  *   e1000e-pp-tx-desc.c      descriptor forms, checksum offsets, VLAN,
- *                            padding, TDT rules, DD/RS, ring wrap
+ *                            padding
+ *   e1000e-pp-tx-ring.c      TDT rules, DD/RS, ring wrap
  *   e1000e-pp-tx-tso.c       TCP segmentation, IPv4 and IPv6
  * Each scenario takes the -device name of the model under test.
  */
@@ -13,6 +14,11 @@
 
 #include "e1000e-pp-drv.h"
 #include "e1000e-pp-scenario.h"
+
+/* Copy a buffer into fresh guest memory; its guest address */
+uint64_t put_guest(E1000epp *d, const uint8_t *buf, size_t len);
+/* Queue n descriptors with one TDT write and wait until they are done */
+void push_all(E1000epp *d, uint8_t (*desc)[EPP_DESC_LEN], int n);
 
 /* Context descriptor with the TSO fields (HDRLEN, MSS) in dword 3 */
 void txd_context_tso(uint8_t *desc, uint8_t ipcss, uint8_t ipcso,
@@ -32,6 +38,8 @@ void tx_context_udp_ipv4_with_options(const char *model);
 void tx_data_without_context_sent_as_is(const char *model);
 void tx_vlan_insertion_vle_vme_vet(const char *model);
 void tx_psp_pads_short_frames(const char *model);
+
+/* e1000e-pp-tx-ring.c */
 void tx_packet_across_two_tdt_writes(const char *model);
 void tx_dd_only_where_rs(const char *model);
 void tx_ring_wrap(const char *model);
