@@ -88,6 +88,7 @@ void rx_backpressure_on_holds_frames(const char *model)
     E1000epp *d;
     EppRx *rx;
     unsigned delivered;
+    uint64_t missed;
 
     if (stock_differs(model, "no rx-backpressure property")) {
         return;
@@ -96,9 +97,18 @@ void rx_backpressure_on_holds_frames(const char *model)
     delivered = flood_then_drain(d, &rx, true);
     g_test_message("delivered %u of %u, MPC %" PRIu64, delivered,
                    BP_POSTED + BP_EXTRA, rx->mpc);
-    g_assert_cmpuint(rx->mpc, ==, 0);
-    g_assert_cmpuint(e1000epp_qom_u64(d, "rx-missed"), ==, 0);
-    g_assert_cmpuint(delivered, ==, BP_POSTED + BP_EXTRA);
+    /*
+     * Failures are reported without aborting (the rest of the binary
+     * still runs): a property lost at realize shows up here.
+     */
+    missed = e1000epp_qom_u64(d, "rx-missed");
+    if (rx->mpc || missed || delivered != BP_POSTED + BP_EXTRA) {
+        g_test_message("rx-backpressure=on: MPC %" PRIu64 ", rx-missed "
+                       "%" PRIu64 ", %u of %u frames delivered "
+                       "(want 0, 0, all)", rx->mpc, missed, delivered,
+                       BP_POSTED + BP_EXTRA);
+        g_test_fail();
+    }
     epp_rx_check_pool(rx);
     rx_stop(rx);
 }
