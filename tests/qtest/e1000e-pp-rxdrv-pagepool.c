@@ -14,6 +14,7 @@
 
 #include "qemu/osdep.h"
 #include "libqtest.h"
+#include "libqos/libqos-malloc.h"
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-rxdrv.h"
 
@@ -24,16 +25,6 @@
 static size_t align_up(size_t v, size_t a)
 {
     return (v + a - 1) & ~(a - 1);
-}
-
-static size_t pow2_up(size_t v)
-{
-    size_t p = 1;
-
-    while (p < v) {
-        p <<= 1;
-    }
-    return p;
 }
 
 /*
@@ -49,23 +40,28 @@ size_t epp_pp_buf_len(unsigned mtu)
     return MIN(align_up(mtu + 26, 128), max_len);
 }
 
-/* roundup_pow_of_two(SKB_HEAD_ALIGN(headroom + buf_len)) */
-size_t epp_pp_chunk_truesize(unsigned mtu)
-{
-    return pow2_up(align_up(EPP_PP_HEADROOM + epp_pp_buf_len(mtu), 64) +
-                   EPP_PP_SHINFO);
-}
-
 /*
- * Two chunks per page only while the chunk truesize is 2048 and LPE=0
- * (MTU <= 1500): then frames are at most 1522 bytes with the FCS and
- * a tag, and a 2048-byte BSIZE cannot run past the 1984 bytes behind
- * the headroom.  With LPE=1 the device may fill all 2048 bytes of a
- * buffer, so every buffer gets a page of its own.
+ * Two chunks per page while LPE=0 (MTU <= 1500): then frames are at
+ * most 1522 bytes with the FCS and a tag, and a 2048-byte BSIZE cannot
+ * run past the 1984 bytes behind the headroom.  With LPE=1 the device
+ * may fill all 2048 bytes of a buffer, so every buffer gets a page of
+ * its own.  RCTL.BSIZE stays 2048 at every MTU, so a chunk is never
+ * smaller than half a page, whatever libeth's formula gives for small
+ * MTUs (512 at MTU 68).
  */
 unsigned epp_pp_chunks_per_page(unsigned mtu)
 {
-    return epp_pp_chunk_truesize(mtu) == 2048 && mtu <= 1500 ? 2 : 1;
+    return mtu <= 1500 ? 2 : 1;
+}
+
+/*
+ * What one buffer costs: its share of the page.  From MTU 1501 a buffer
+ * has the whole 4 KB page even where libeth's truesize formula alone
+ * would say 2048 (MTU 1501-1638), so that is what the design charges.
+ */
+size_t epp_pp_chunk_truesize(unsigned mtu)
+{
+    return EPP_PP_PAGE / epp_pp_chunks_per_page(mtu);
 }
 
 /* ---------------------------------------------------------------- */
@@ -146,6 +142,7 @@ static void pp_destroy(EppRx *rx)
 {
     EppPagePool *pp = rx->design;
 
+    guest_free(&rx->d->alloc, pp->pool);
     g_free(pp->chunk_state);
     g_free(pp->chunk_owner);
     g_free(pp->free_stack);
@@ -203,6 +200,16 @@ static void pp_frame_done(EppRx *rx, EppRxFrame *f)
     f->truesize = f->pieces_kept * pp->chunk_truesize + EPP_PP_SKB;
 }
 
+/* Every chunk the frame occupied, the FCS-only one included */
+static void pp_published_cost(EppRx *rx, const EppRxFrame *f,
+                              unsigned *pieces, size_t *truesize)
+{
+    EppPagePool *pp = rx->design;
+
+    *pieces = f->ndesc;
+    *truesize = f->ndesc * pp->chunk_truesize + EPP_PP_SKB;
+}
+
 static void pp_release(EppRx *rx, EppRxFrame *f)
 {
     EppPagePool *pp = rx->design;
@@ -248,6 +255,7 @@ const EppRxDesignOps epp_rx_pagepool_ops = {
     .tail = epp_rx_tail_per_batch,
     .sw_fcs_strip = true,
     .frame_done = pp_frame_done,
+    .published_cost = pp_published_cost,
     .release = pp_release,
     .check = pp_check,
     .destroy = pp_destroy,
