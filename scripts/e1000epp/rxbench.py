@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Receive report and benchmark for the CLI (issue 3).
 
-`./e1000e-pp report` -> report(args): runs `e1000e-pp-rx-test --report` and
-prints, per MTU breakpoint, the pieces per frame, truesize and payload
-density of the page-pool receive design, measured on the model.
+`./e1000e-pp report` -> report(args): runs `e1000e-pp-rx-test --report`,
+which measures the stock and the page-pool receive designs on the model at
+every MTU of a sweep and prints the page-pool series' published table
+(pieces / truesize / density) with the measured values beside the
+published ones; --json FILE writes every measured number.
 
 `./e1000e-pp bench` -> bench(args): runs the qtest receive benchmark
 (`e1000e-pp-bench`, frames/s for e1000e-pp and the stock e1000e in the
@@ -37,6 +39,14 @@ RESULT_RE = re.compile(r"^RESULT (.*)$")
 def add_report_arguments(parser):
     parser.add_argument("--model", default="e1000e-pp", choices=MODELS,
                         help="device model to measure (default e1000e-pp)")
+    parser.add_argument("--mtu", metavar="A-B",
+                        help="MTU range of the sweep (default 68-9212)")
+    parser.add_argument("--step", type=int, default=None,
+                        help="sweep every STEP-th MTU (default 64; the "
+                        "row edges and their neighbours are always in)")
+    parser.add_argument("--json", metavar="FILE",
+                        help="write every measured number as JSON "
+                        "('-': standard output)")
 
 
 def add_bench_arguments(parser):
@@ -110,12 +120,50 @@ def report(args):
         RX_TEST_BIN, "run: ninja -C build/qemu " + RX_TEST_TARGET)
     if err:
         return err
-    print("report: receiving one full-size frame per MTU breakpoint and "
-          "FCS setting on %s ..." % model, flush=True)
-    rc, _ = _stream([RX_TEST_BIN, "--report", model], env=_env())
+    argv = [RX_TEST_BIN, "--report", model]
+    mtu = getattr(args, "mtu", None)
+    if mtu:
+        if not re.match(r"^\d+-\d+$", mtu):
+            return _fail("--mtu takes A-B, e.g. 1500-2100")
+        argv += ["--mtu", mtu]
+    step = getattr(args, "step", None)
+    if step is not None:
+        if step < 1:
+            return _fail("--step must be at least 1")
+        argv += ["--step", str(step)]
+    json_out = getattr(args, "json", None)
+    if json_out:
+        argv += ["--json", json_out]
+    if json_out != "-":
+        print("report: receiving the largest frame at every MTU of the "
+              "sweep, both designs, FCS kept and stripped, VLAN on and "
+              "off, on %s ..." % model, flush=True)
+    if json_out == "-":
+        rc = _json_to_stdout(argv)
+    else:
+        rc, _ = _stream(argv, env=_env())
     if rc:
         return _fail("e1000e-pp-rx-test --report exited with %d" % rc)
     return 0
+
+
+def _json_to_stdout(argv):
+    """Run the report with the JSON list alone on standard output."""
+    try:
+        proc = subprocess.run(argv, stdout=subprocess.PIPE, env=_env(),
+                              universal_newlines=True)
+    except OSError as e:
+        print("error: cannot run %s: %s" % (argv[0], e), file=sys.stderr)
+        return 2
+    lines = proc.stdout.split("\n")
+    start = next((i for i, line in enumerate(lines) if line == "["),
+                 len(lines))
+    for line in lines[:start]:
+        if line:
+            print(line, file=sys.stderr)
+    sys.stdout.write("\n".join(lines[start:]))
+    sys.stdout.flush()
+    return proc.returncode
 
 
 def _qtest_bench(args):

@@ -13,7 +13,8 @@
  * model's headers.
  *
  *   e1000e-pp-rx-test --tap                 run the scenarios
- *   e1000e-pp-rx-test --report [MODEL]      per-MTU page-pool table
+ *   e1000e-pp-rx-test --report [MODEL] [--mtu A-B] [--step N]
+ *                     [--json FILE|-]    the published table, measured
  */
 
 #include "qemu/osdep.h"
@@ -243,6 +244,7 @@ static void add_tests(void)
         path = g_strdup_printf("rx/stock_design/mtu%u", c->mtu);
         e1000epp_add_case(path, stock_design_delivers_in_order, c);
     }
+    rx_add_published_table_cases();
     e1000epp_add_scenarios(scenarios, ARRAY_SIZE(scenarios));
 }
 
@@ -253,7 +255,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "report: set QTEST_QEMU_BINARY to the emulator\n");
             return 2;
         }
-        return report(argc >= 3 ? argv[2] : "e1000e-pp");
+        return report(argc - 2, argv + 2);
     }
     g_test_init(&argc, &argv, NULL);
     add_tests();

@@ -69,11 +69,15 @@ void rx_buffer_size(const char *model, const void *opaque);
 void rx_packet_split(const char *model, const void *opaque);
 void rx_split_ring_pointers_16_byte_units(const char *model);
 
-/* Write-back, the stock design, exhaustion, report (e1000e-pp-rx-flow.c) */
+/* Write-back, the stock design, exhaustion (e1000e-pp-rx-flow.c) */
 void rx_writeback_batches_wthresh(const char *model);
 void stock_design_delivers_in_order(const char *model, const void *opaque);
 void rx_ring_exhaustion_packet_buffer(const char *model);
-int report(const char *model);
+
+/* The published page-pool table (e1000e-pp-rx-table.c) */
+void rx_published_table(const char *model, const void *opaque);
+void rx_add_published_table_cases(void);
+int report(int argc, char **argv);
 
 /* The rx-backpressure property (e1000e-pp-rx-backpressure.c) */
 void rx_backpressure_on_holds_frames(const char *model);

@@ -21,6 +21,14 @@
 #define EPP_STOCK_WRITE     16          /* E1000_RX_BUFFER_WRITE */
 #define EPP_STOCK_PS_BSIZE0 128         /* adapter->rx_ps_bsize0 */
 
+/*
+ * The skb heads as the page-pool series' table charges them (x86-64):
+ * the standard path's skb of rx_buffer_len 1522, and packet split's
+ * 128-byte header skb (each page then adds PAGE_SIZE).
+ */
+#define EPP_STOCK_STD_TRUESIZE  2688
+#define EPP_STOCK_PS_HEAD       768
+
 typedef struct EppStock {
     unsigned copybreak;
     bool *copied;               /* per first descriptor of a frame */
@@ -146,6 +154,14 @@ static void stock_frame_done(EppRx *rx, EppRxFrame *f)
         copied = f->ndesc == 1 && f->len < st->copybreak;
     }
     st->copied[f->first_desc] = copied;
+    /* e1000_clean_rx_irq_ps adds PAGE_SIZE for each page with bytes */
+    f->truesize = EPP_STOCK_STD_TRUESIZE;
+    if (split) {
+        f->truesize = EPP_STOCK_PS_HEAD;
+        for (j = 1; j < 4; j++) {
+            f->truesize += w.len[j] && !(copied && j == 1) ? EPP_PP_PAGE : 0;
+        }
+    }
     for (k = 0; k < f->ndesc; k++) {
         EppRxSlot *sl = &rx->slot[i];
 
@@ -172,6 +188,22 @@ static void stock_frame_done(EppRx *rx, EppRxFrame *f)
     }
 }
 
+/* The pages the driver posts per descriptor, each charged a page */
+static void stock_published_cost(EppRx *rx, const EppRxFrame *f,
+                                 unsigned *pieces, size_t *truesize)
+{
+    unsigned j;
+
+    *pieces = 1;
+    *truesize = EPP_STOCK_STD_TRUESIZE;
+    if (rx->format == EPP_RXF_SPLIT) {
+        for (*pieces = 0, j = 1; j < 4; j++) {
+            *pieces += rx->ps_size[j] != 0;
+        }
+        *truesize = EPP_STOCK_PS_HEAD + *pieces * EPP_PP_PAGE;
+    }
+}
+
 const EppRxDesignOps epp_rx_stock_ops = {
     .name = "stock",
     .configure = stock_configure,
@@ -181,6 +213,7 @@ const EppRxDesignOps epp_rx_stock_ops = {
     .sw_fcs_strip = true,
     .dma_burst = true,
     .frame_done = stock_frame_done,
+    .published_cost = stock_published_cost,
     .check = epp_rx_check_bufs,
     .destroy = stock_destroy,
 };

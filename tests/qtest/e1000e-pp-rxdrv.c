@@ -287,9 +287,21 @@ EppRx *epp_rx_new(E1000epp *d, const EppRxSetup *s)
 
 void epp_rx_free(EppRx *rx)
 {
+    unsigned i, j;
+
+    /* Guest memory goes back too: a sweep reuses one device */
+    e1000epp_wr(rx->d, RCTL, e1000epp_rd(rx->d, RCTL) & ~RCTL_EN);
+    for (i = 0; i < rx->count; i++) {
+        for (j = 0; j < rx->slot[i].nbuf; j++) {
+            if (rx->slot[i].buf[j].region && rx->slot[i].buf[j].chunk < 0) {
+                epp_rx_buf_free(rx, &rx->slot[i].buf[j]);
+            }
+        }
+    }
     if (rx->ops->destroy) {
         rx->ops->destroy(rx);
     }
+    guest_free(&rx->d->alloc, rx->ring);
     g_free(rx->slot);
     g_free(rx);
 }

@@ -175,6 +175,13 @@ struct EppRxDesignOps {
     bool dma_burst;
     /* The frame's buffers: which go with it, which stay; its truesize */
     void (*frame_done)(EppRx *rx, EppRxFrame *f);
+    /*
+     * The frame's cost as the published page-pool table counts it:
+     * buffers the frame occupies and their truesize (may be NULL).
+     * f->truesize is what the design actually charges.
+     */
+    void (*published_cost)(EppRx *rx, const EppRxFrame *f,
+                           unsigned *pieces, size_t *truesize);
     /* The test is done with a frame (may be NULL) */
     void (*release)(EppRx *rx, EppRxFrame *f);
     /* Every buffer is in exactly one place; counts agree */
