@@ -79,6 +79,18 @@ void rx_published_table(const char *model, const void *opaque);
 void rx_add_published_table_cases(void);
 int report(int argc, char **argv);
 
+/* DMA-map cost per packet (e1000e-pp-rx-dmacost.c) */
+typedef struct EppDmaCost {
+    unsigned frames;
+    uint64_t maps, unmaps, syncs;   /* during the stream */
+    uint64_t maps_at_start;         /* filling the ring (and pool) */
+} EppDmaCost;
+
+/* A stream of n frames (128 bytes and MTU + 14 alternately) */
+void rx_dma_cost_stream(E1000epp *d, const EppRxSetup *s, unsigned n,
+                        EppDmaCost *cost);
+void rx_add_dma_cost_cases(void);
+
 /* The rx-backpressure property (e1000e-pp-rx-backpressure.c) */
 void rx_backpressure_on_holds_frames(const char *model);
 void rx_backpressure_off_drops_into_mpc(const char *model);

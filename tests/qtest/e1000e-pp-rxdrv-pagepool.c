@@ -132,6 +132,8 @@ static void pp_start(EppRx *rx)
     pp->chunk_owner = g_new0(uint64_t, pp->nchunks);
     pp->free_stack = g_new(unsigned, pp->nchunks);
     pp->nfree = 0;
+    /* page_pool maps each page once, when it enters the pool */
+    rx->dma_maps += pp->npages;
     /* Push in reverse so chunk 0 is handed out first */
     for (c = pp->nchunks; c-- > 0;) {
         pp->free_stack[pp->nfree++] = c;
@@ -167,6 +169,9 @@ static bool pp_fill_slot(EppRx *rx, unsigned i)
     b->dma = b->region + EPP_PP_HEADROOM;
     b->map_len = b->region_len - EPP_PP_HEADROOM;
     b->chunk = c;
+    b->mapped = true;
+    /* PP_FLAG_DMA_SYNC_DEV: synced for the device as it is handed out */
+    rx->dma_syncs++;
     return true;
 }
 
@@ -185,6 +190,8 @@ static void pp_frame_done(EppRx *rx, EppRxFrame *f)
         EppRxBuf *b = &rx->slot[i].buf[0];
 
         if (b->region && b->chunk >= 0) {
+            /* libeth_rx_sync_for_cpu on every buffer the frame used */
+            rx->dma_syncs++;
             chunk_set(pp, b->chunk, EPP_CHUNK_HELD);
             pp->chunk_owner[b->chunk] = f->seq;
             last = b->chunk;

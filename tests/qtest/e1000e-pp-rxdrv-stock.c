@@ -31,6 +31,7 @@
 
 typedef struct EppStock {
     unsigned copybreak;
+    bool copybreak_sync;        /* EPP_CB_SYNC */
     bool *copied;               /* per first descriptor of a frame */
 } EppStock;
 
@@ -76,7 +77,8 @@ static void stock_start(EppRx *rx)
 {
     EppStock *st = g_new0(EppStock, 1);
 
-    st->copybreak = EPP_STOCK_COPYBREAK;
+    st->copybreak = rx->s.copybreak == EPP_CB_OFF ? 0 : EPP_STOCK_COPYBREAK;
+    st->copybreak_sync = rx->s.copybreak == EPP_CB_SYNC;
     st->copied = g_new0(bool, rx->count);
     rx->design = st;
 }
@@ -113,6 +115,17 @@ static bool stock_fill_slot(EppRx *rx, unsigned i)
                                           rx->hw_bufsize, 64);
         }
         sl->nbuf = 1;
+    }
+    /*
+     * e1000_alloc_rx_buffers[_ps] maps every buffer it hands the device
+     * unless it is still mapped (a page kept by the split path's
+     * copybreak, or a copied skb under EPP_CB_SYNC).
+     */
+    for (j = 0; j < sl->nbuf; j++) {
+        if (sl->buf[j].region && !sl->buf[j].mapped) {
+            sl->buf[j].mapped = true;
+            rx->dma_maps++;
+        }
     }
     return true;
 }
@@ -181,7 +194,22 @@ static void stock_frame_done(EppRx *rx, EppRxFrame *f)
                 gone = w.len[j] && !(copied && j == 1);
             }
             if (gone) {
+                /* e1000_clean_rx_irq[_ps]: dma_unmap_single/page */
+                rx->dma_unmaps++;
                 epp_rx_buf_free(rx, &sl->buf[j]);
+            } else if (copied && (!split || j == 1)) {
+                /*
+                 * The copied buffer stays: the split path (and
+                 * EPP_CB_SYNC) syncs it for the CPU and back for the
+                 * device; e1000_clean_rx_irq unmaps it, and the refill
+                 * maps it again.
+                 */
+                if (split || st->copybreak_sync) {
+                    rx->dma_syncs += 2;
+                } else {
+                    rx->dma_unmaps++;
+                    sl->buf[j].mapped = false;
+                }
             }
         }
         i = epp_rx_ring_next(rx, i);

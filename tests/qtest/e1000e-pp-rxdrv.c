@@ -95,6 +95,7 @@ EppRxBuf epp_rx_buf_alloc(EppRx *rx, uint32_t headroom, uint32_t map_len,
     b.dma = b.region + headroom;
     b.map_len = map_len;
     b.chunk = -1;
+    b.mapped = false;
     rx->live_bufs++;
     return b;
 }

@@ -67,6 +67,13 @@ typedef enum EppFcsCase {
     EPP_FCS_ALONE,          /* the last piece holds the FCS and nothing else */
 } EppFcsCase;
 
+/* The stock design's copybreak (netdev.c copybreak, default 256) */
+typedef enum EppCopybreak {
+    EPP_CB_LINUX,           /* 256; a copied frame's buffer is re-mapped */
+    EPP_CB_OFF,             /* copybreak=0: nothing is copied */
+    EPP_CB_SYNC,            /* 256; the copied buffer stays mapped: syncs */
+} EppCopybreak;
+
 typedef struct EppRxSetup {
     EppRxDesign design;
     unsigned mtu;               /* stock and pagepool: picks LPE and sizes */
@@ -80,6 +87,7 @@ typedef struct EppRxSetup {
     bool lpe;                   /* fixed: RCTL.LPE */
     bool rdmts_half;            /* RCTL.RDMTS = 1/2 (the driver's choice) */
     bool dma_burst;             /* stock timing on another design */
+    EppCopybreak copybreak;     /* stock */
 } EppRxSetup;
 
 #define EPP_RX_MAX_PIECES   64
@@ -115,6 +123,7 @@ typedef struct EppRxBuf {
     uint64_t dma;               /* address given to the device */
     uint32_t map_len;           /* bytes the device may write */
     int chunk;                  /* pagepool chunk index, else -1 */
+    bool mapped;                /* DMA-mapped for the device (counted) */
 } EppRxBuf;
 
 typedef struct EppRxSlot {
@@ -149,6 +158,12 @@ typedef struct EppRx {
     uint64_t mpc, rnbc, gprc, tpr, roc, ruc, gorc;
     /* frames delivered to the test by the driver */
     uint64_t delivered;
+    /*
+     * DMA API calls the design's Linux code path would make: map/unmap
+     * (dma_map_single/page and their unmaps) and syncs (for the CPU or
+     * for the device), counted where that code makes them.
+     */
+    uint64_t dma_maps, dma_unmaps, dma_syncs;
 } EppRx;
 
 /*
