@@ -17,8 +17,8 @@
  *             charge after the software FCS strip is f->truesize;
  *   density   (MTU + 14) / truesize.
  *
- *   e1000e-pp-rx-test --report [MODEL] [--mtu A-B] [--step N]
- *                     [--json FILE|-]
+ * The report that prints it (./e1000e-pp report) is in
+ * e1000e-pp-rx-report.c.
  */
 
 #include "qemu/osdep.h"
@@ -28,21 +28,8 @@
 #include "e1000e-pp-rxdrv.h"
 #include "e1000e-pp-rx-test.h"
 
-/* One design's published cell: pieces / truesize / density range */
-typedef struct PubCell {
-    unsigned pieces;
-    size_t truesize;
-    double density_lo;      /* at the row's first MTU; < 0: not given */
-    double density_hi;      /* at the row's last MTU */
-} PubCell;
-
-typedef struct PubRow {
-    unsigned lo, hi;        /* MTU range */
-    PubCell stock, pagepool;
-} PubRow;
-
 /* The published table, as printed in the series */
-static const PubRow published[] = {
+const PubRow rx_published[] = {
     { 68, 1500, { 1, 2688, -1, 0.56 }, { 1, 2304, -1, 0.66 } },
     { 1501, 2026, { 1, 4864, 0.31, 0.42 }, { 1, 4352, 0.35, 0.47 } },
     { 2027, 4074, { 1, 4864, 0.42, 0.84 }, { 2, 8448, 0.24, 0.48 } },
@@ -53,22 +40,21 @@ static const PubRow published[] = {
     { 8193, 9212, { 3, 13056, 0.63, 0.71 }, { 5, 20736, 0.40, 0.44 } },
 };
 
-#define MTU_MIN     68
-#define MTU_MAX     9212
+const size_t rx_published_rows = ARRAY_SIZE(rx_published);
 
-static const PubRow *pub_row(unsigned mtu)
+const PubRow *pub_row(unsigned mtu)
 {
     size_t i;
 
-    for (i = 0; i < ARRAY_SIZE(published); i++) {
-        if (mtu >= published[i].lo && mtu <= published[i].hi) {
-            return &published[i];
+    for (i = 0; i < rx_published_rows; i++) {
+        if (mtu >= rx_published[i].lo && mtu <= rx_published[i].hi) {
+            return &rx_published[i];
         }
     }
     return NULL;
 }
 
-static const PubCell *pub_cell(const PubRow *r, EppRxDesign design)
+const PubCell *pub_cell(const PubRow *r, EppRxDesign design)
 {
     return design == EPP_RX_STOCK ? &r->stock : &r->pagepool;
 }
@@ -88,7 +74,7 @@ static gint cmp_uint(gconstpointer a, gconstpointer b)
  * MTUs lo..hi every `step`, plus every row edge and its neighbours
  * inside lo..hi, sorted, without repeats.
  */
-static GArray *sweep_mtus(unsigned lo, unsigned hi, unsigned step)
+GArray *sweep_mtus(unsigned lo, unsigned hi, unsigned step)
 {
     GArray *a = g_array_new(false, false, sizeof(unsigned));
     GArray *out = g_array_new(false, false, sizeof(unsigned));
@@ -100,9 +86,11 @@ static GArray *sweep_mtus(unsigned lo, unsigned hi, unsigned step)
         g_array_append_val(a, m);
     }
     g_array_append_val(a, hi);
-    for (i = 0; i < ARRAY_SIZE(published); i++) {
+    for (i = 0; i < rx_published_rows; i++) {
         for (dv = -1; dv <= 1; dv++) {
-            unsigned e[2] = { published[i].lo + dv, published[i].hi + dv };
+            unsigned e[2] = {
+                rx_published[i].lo + dv, rx_published[i].hi + dv,
+            };
 
             for (k = 0; k < 2; k++) {
                 if (e[k] >= lo && e[k] <= hi) {
@@ -126,24 +114,11 @@ static GArray *sweep_mtus(unsigned lo, unsigned hi, unsigned step)
 /* Measuring one frame                                              */
 /* ---------------------------------------------------------------- */
 
-typedef struct Measure {
-    EppRxDesign design;
-    unsigned mtu;
-    bool vlan, fcs_kept;
-    unsigned descriptors;   /* descriptors the frame took */
-    unsigned pieces;        /* published definition */
-    unsigned pieces_kept;   /* pieces attached after the FCS strip */
-    EppFcsCase fcs_case;
-    size_t truesize;        /* published definition */
-    size_t charged;         /* what the design charges */
-    double density;         /* (MTU + 14) / truesize */
-} Measure;
-
 /*
  * Receive the largest frame the MTU allows (+ a VLAN tag left in the
  * buffer when vlan) through a fresh ring of the design on device d.
  */
-static void measure(E1000epp *d, Measure *m)
+void measure(E1000epp *d, Measure *m)
 {
     EppRxSetup s = {
         .design = m->design, .mtu = m->mtu, .keep_crc = m->fcs_kept,
@@ -171,7 +146,7 @@ static void measure(E1000epp *d, Measure *m)
 }
 
 /* A density (positive) at two decimals, in hundredths */
-static long hundredths(double v)
+long hundredths(double v)
 {
     return (long)(v * 100 + 0.5);
 }
@@ -253,221 +228,4 @@ void rx_add_published_table_cases(void)
 
         e1000epp_add_case(path, rx_published_table, &cases[i]);
     }
-}
-
-/* ---------------------------------------------------------------- */
-/* The report                                                       */
-/* ---------------------------------------------------------------- */
-
-/* The table's stream: stderr when the JSON goes to standard output */
-static FILE *human;
-
-static const char *fcs_name(bool kept)
-{
-    return kept ? "kept" : "stripped";
-}
-
-static void json_row(FILE *out, const Measure *m, bool first)
-{
-    const PubRow *r = pub_row(m->mtu);
-
-    fprintf(out, "%s\n  {\"design\": \"%s\", \"mtu\": %u, \"vlan\": %s, "
-            "\"fcs\": \"%s\", \"descriptors\": %u, \"pieces\": %u, "
-            "\"pieces_kept\": %u, \"fcs_case\": \"%s\", "
-            "\"truesize\": %zu, \"charged_truesize\": %zu, "
-            "\"density\": %.4f",
-            first ? "" : ",", epp_rx_design_name(m->design), m->mtu,
-            m->vlan ? "true" : "false", fcs_name(m->fcs_kept),
-            m->descriptors, m->pieces, m->pieces_kept,
-            epp_fcs_case_name(m->fcs_case), m->truesize, m->charged,
-            m->density);
-    if (r) {
-        const PubCell *p = pub_cell(r, m->design);
-
-        fprintf(out, ", \"published_pieces\": %u, "
-                "\"published_truesize\": %zu", p->pieces, p->truesize);
-    }
-    fprintf(out, "}");
-}
-
-/* min..max of a field over the worst-case rows of one design and row */
-typedef struct Span {
-    size_t lo, hi;
-    unsigned n;
-} Span;
-
-static void span_add(Span *s, size_t v)
-{
-    s->lo = s->n ? MIN(s->lo, v) : v;
-    s->hi = s->n ? MAX(s->hi, v) : v;
-    s->n++;
-}
-
-static char *span_str(const Span *s)
-{
-    return s->lo == s->hi ? g_strdup_printf("%zu", s->lo) :
-                            g_strdup_printf("%zu-%zu", s->lo, s->hi);
-}
-
-static char *density_str(double lo, double hi)
-{
-    if (lo < 0 || hundredths(lo) == hundredths(hi)) {
-        return g_strdup_printf("%.2f", hi);
-    }
-    return g_strdup_printf("%.2f-%.2f", lo, hi);
-}
-
-static void print_cell(const GArray *ms, const PubRow *r, EppRxDesign design)
-{
-    const PubCell *p = pub_cell(r, design);
-    Span pieces = { 0 }, ts = { 0 }, charged = { 0 };
-    double dlo = -1, dhi = -1;
-    g_autofree char *pub = NULL, *got = NULL, *gp = NULL, *gt = NULL;
-    g_autofree char *gd = NULL, *pd = NULL, *gc = NULL;
-    bool same;
-    size_t i;
-
-    for (i = 0; i < ms->len; i++) {
-        const Measure *m = &g_array_index(ms, Measure, i);
-
-        if (m->design != design || !m->vlan || !m->fcs_kept ||
-            m->mtu < r->lo || m->mtu > r->hi) {
-            continue;
-        }
-        span_add(&pieces, m->pieces);
-        span_add(&ts, m->truesize);
-        span_add(&charged, m->charged);
-        if (m->mtu == r->lo && p->density_lo >= 0) {
-            dlo = m->density;
-        }
-        if (m->mtu == r->hi) {
-            dhi = m->density;
-        }
-    }
-    if (!pieces.n) {
-        fprintf(human, " | %-24s %-24s  ", "(not in sweep)", "");
-        return;
-    }
-    gp = span_str(&pieces);
-    gt = span_str(&ts);
-    gc = span_str(&charged);
-    gd = dhi < 0 ? g_strdup("-") : density_str(dlo, dhi);
-    pd = density_str(p->density_lo, p->density_hi);
-    pub = g_strdup_printf("%u / %zu / %s", p->pieces, p->truesize, pd);
-    got = g_strdup_printf("%s / %s / %s", gp, gt, gd);
-    same = pieces.lo == p->pieces && pieces.hi == p->pieces &&
-           ts.lo == p->truesize && ts.hi == p->truesize &&
-           (dhi < 0 || hundredths(dhi) == hundredths(p->density_hi)) &&
-           (dlo < 0 || hundredths(dlo) == hundredths(p->density_lo));
-    fprintf(human, " | %-24s %-24s%s [%s]", got, pub, same ? " " : "*", gc);
-}
-
-static int usage(void)
-{
-    fprintf(stderr, "usage: e1000e-pp-rx-test --report [MODEL] [--mtu A-B] "
-            "[--step N] [--json FILE|-]\n");
-    return 2;
-}
-
-int report(int argc, char **argv)
-{
-    const char *model = "e1000e-pp", *json = NULL;
-    unsigned lo = MTU_MIN, hi = MTU_MAX, step = 64;
-    static const EppRxDesign designs[] = { EPP_RX_STOCK, EPP_RX_PAGEPOOL };
-    g_autoptr(GArray) mtus = NULL;
-    GArray *ms = g_array_new(false, true, sizeof(Measure));
-    FILE *out = NULL;
-    E1000epp *d;
-    size_t i, k;
-    int a, v, fk;
-
-    for (a = 0; a < argc; a++) {
-        if (!strcmp(argv[a], "--mtu") && a + 1 < argc) {
-            if (sscanf(argv[++a], "%u-%u", &lo, &hi) != 2) {
-                return usage();
-            }
-        } else if (!strcmp(argv[a], "--step") && a + 1 < argc) {
-            step = atoi(argv[++a]);
-        } else if (!strcmp(argv[a], "--json") && a + 1 < argc) {
-            json = argv[++a];
-        } else if (argv[a][0] != '-') {
-            model = argv[a];
-        } else {
-            return usage();
-        }
-    }
-    if (lo < MTU_MIN || hi > MTU_MAX || lo > hi || step < 1) {
-        fprintf(stderr, "report: MTUs %u-%u, step >= 1\n", MTU_MIN, MTU_MAX);
-        return 2;
-    }
-    if (!qtest_has_device(model)) {
-        fprintf(stderr, "report: device %s is not built into %s\n", model,
-                getenv("QTEST_QEMU_BINARY"));
-        return 2;
-    }
-    human = json && !strcmp(json, "-") ? stderr : stdout;
-    mtus = sweep_mtus(lo, hi, step);
-    d = e1000epp_start(model, NULL);
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    for (k = 0; k < ARRAY_SIZE(designs); k++) {
-        for (i = 0; i < mtus->len; i++) {
-            for (fk = 1; fk >= 0; fk--) {
-                for (v = 1; v >= 0; v--) {
-                    Measure m = {
-                        .design = designs[k],
-                        .mtu = g_array_index(mtus, unsigned, i),
-                        .vlan = v, .fcs_kept = fk,
-                    };
-
-                    measure(d, &m);
-                    g_array_append_val(ms, m);
-                }
-            }
-        }
-    }
-    e1000epp_stop(d);
-
-    fprintf(human, "Receive designs on %s, %u MTUs from %u to %u: pieces / truesize"
-           " / density,\nmeasured (worst-case frame: MTU + 22 with a VLAN "
-           "tag and the FCS) beside the published;\n* marks a difference; "
-           "[charged]: the truesize the design actually charges\n\n",
-           model, mtus->len, lo, hi);
-    fprintf(human, "%-11s | %-24s %-24s   %-6s | %-24s %-24s   %s\n", "MTU",
-           "stock measured", "stock published", "", "page-pool measured",
-           "page-pool published", "");
-    for (i = 0; i < ARRAY_SIZE(published); i++) {
-        const PubRow *r = &published[i];
-        g_autofree char *range = r->lo == MTU_MIN ?
-            g_strdup_printf("<= %u", r->hi) :
-            g_strdup_printf("%u-%u", r->lo, r->hi);
-
-        if (r->hi < lo || r->lo > hi) {
-            continue;
-        }
-        fprintf(human, "%-11s", range);
-        print_cell(ms, r, EPP_RX_STOCK);
-        print_cell(ms, r, EPP_RX_PAGEPOOL);
-        fprintf(human, "\n");
-    }
-    fprintf(human, "\npieces: buffers the frame occupies (stock split: pages per "
-           "descriptor);\ntruesize: pieces x piece cost + skb; density: "
-           "(MTU + 14) / truesize\n");
-
-    if (json) {
-        out = strcmp(json, "-") ? fopen(json, "w") : stdout;
-        if (!out) {
-            fprintf(stderr, "report: cannot write %s\n", json);
-            return 2;
-        }
-        fprintf(out, "[");
-        for (i = 0; i < ms->len; i++) {
-            json_row(out, &g_array_index(ms, Measure, i), i == 0);
-        }
-        fprintf(out, "\n]\n");
-        if (out != stdout) {
-            fclose(out);
-        }
-    }
-    g_array_free(ms, true);
-    return 0;
 }

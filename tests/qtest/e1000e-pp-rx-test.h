@@ -75,6 +75,48 @@ void stock_design_delivers_in_order(const char *model, const void *opaque);
 void rx_ring_exhaustion_packet_buffer(const char *model);
 
 /* The published page-pool table (e1000e-pp-rx-table.c) */
+/* One design's published cell: pieces / truesize / density range */
+typedef struct PubCell {
+    unsigned pieces;
+    size_t truesize;
+    double density_lo;      /* at the row's first MTU; < 0: not given */
+    double density_hi;      /* at the row's last MTU */
+} PubCell;
+
+typedef struct PubRow {
+    unsigned lo, hi;        /* MTU range */
+    PubCell stock, pagepool;
+} PubRow;
+
+extern const PubRow rx_published[];
+extern const size_t rx_published_rows;
+
+#define MTU_MIN     68
+#define MTU_MAX     9212
+
+const PubRow *pub_row(unsigned mtu);
+const PubCell *pub_cell(const PubRow *r, EppRxDesign design);
+/* lo..hi every step, plus every row edge and its neighbours, sorted */
+GArray *sweep_mtus(unsigned lo, unsigned hi, unsigned step);
+/* A density (positive) at two decimals, in hundredths */
+long hundredths(double v);
+
+typedef struct Measure {
+    EppRxDesign design;
+    unsigned mtu;
+    bool vlan, fcs_kept;
+    unsigned descriptors;   /* descriptors the frame took */
+    unsigned pieces;        /* published definition */
+    unsigned pieces_kept;   /* pieces attached after the FCS strip */
+    EppFcsCase fcs_case;
+    size_t truesize;        /* published definition */
+    size_t charged;         /* what the design charges */
+    double density;         /* (MTU + 14) / truesize */
+} Measure;
+
+/* The largest frame at m->mtu through a fresh ring of m->design */
+void measure(E1000epp *d, Measure *m);
+
 void rx_published_table(const char *model, const void *opaque);
 void rx_add_published_table_cases(void);
 int report(int argc, char **argv);
@@ -86,7 +128,10 @@ typedef struct EppDmaCost {
     uint64_t maps_at_start;         /* filling the ring (and pool) */
 } EppDmaCost;
 
-/* A stream of n frames (128 bytes and MTU + 14 alternately) */
+/*
+ * A steady stream of n frames (MTU + 14 bytes and 128 alternately) after
+ * one to warm the ring up; n even
+ */
 void rx_dma_cost_stream(E1000epp *d, const EppRxSetup *s, unsigned n,
                         EppDmaCost *cost);
 void rx_add_dma_cost_cases(void);
