@@ -24,22 +24,31 @@ static const char *fcs_name(bool kept)
     return kept ? "kept" : "stripped";
 }
 
+static const char *path_name(const Measure *m)
+{
+    if (m->design == EPP_RX_PAGEPOOL) {
+        return "pagepool";
+    }
+    return m->mtu <= 1500 ? "standard" : m->no_ps ? "jumbo" : "split";
+}
+
 static void json_row(FILE *out, const Measure *m, bool first)
 {
     const PubRow *r = pub_row(m->mtu);
 
     fprintf(out, "%s\n  {\"kind\": \"frame\", \"design\": \"%s\", "
-            "\"mtu\": %u, \"vlan\": %s, "
+            "\"path\": \"%s\", \"mtu\": %u, \"vlan\": %s, "
             "\"fcs\": \"%s\", \"descriptors\": %u, \"pieces\": %u, "
             "\"pieces_kept\": %u, \"fcs_case\": \"%s\", "
             "\"truesize\": %zu, \"charged_truesize\": %zu, "
             "\"density\": %.4f",
-            first ? "" : ",", epp_rx_design_name(m->design), m->mtu,
+            first ? "" : ",", epp_rx_design_name(m->design), path_name(m),
+            m->mtu,
             m->vlan ? "true" : "false", fcs_name(m->fcs_kept),
             m->descriptors, m->pieces, m->pieces_kept,
             epp_fcs_case_name(m->fcs_case), m->truesize, m->charged,
             m->density);
-    if (r) {
+    if (r && !m->no_ps) {
         const PubCell *p = pub_cell(r, m->design);
 
         fprintf(out, ", \"published_pieces\": %u, "
@@ -88,7 +97,7 @@ static void print_cell(const GArray *ms, const PubRow *r, EppRxDesign design)
     for (i = 0; i < ms->len; i++) {
         const Measure *m = &g_array_index(ms, Measure, i);
 
-        if (m->design != design || !m->vlan || !m->fcs_kept ||
+        if (m->design != design || !m->vlan || !m->fcs_kept || m->no_ps ||
             m->mtu < r->lo || m->mtu > r->hi) {
             continue;
         }
@@ -286,6 +295,12 @@ int report(int argc, char **argv)
 
                     measure(d, &m);
                     g_array_append_val(ms, m);
+                    if (designs[k] == EPP_RX_STOCK && m.mtu > 1500) {
+                        /* and the jumbo path (packet split off) */
+                        m.no_ps = true;
+                        measure(d, &m);
+                        g_array_append_val(ms, m);
+                    }
                 }
             }
         }

@@ -124,6 +124,7 @@ void measure(E1000epp *d, Measure *m)
         .design = m->design, .mtu = m->mtu, .keep_crc = m->fcs_kept,
         .format = EPP_RXF_EXTENDED,
         .ring_count = m->design == EPP_RX_STOCK ? 32 : 8,
+        .no_packet_split = m->no_ps,
     };
     size_t flen = m->mtu + 14 + (m->vlan ? 4 : 0);
     g_autofree uint8_t *wire = g_malloc(flen);
@@ -214,8 +215,77 @@ void rx_published_table(const char *model, const void *opaque)
     e1000epp_stop(d);
 }
 
+/* ---------------------------------------------------------------- */
+/* The stock paths                                                  */
+/* ---------------------------------------------------------------- */
+
+typedef enum StockPath {
+    PATH_STANDARD,          /* MTU <= 1500 */
+    PATH_SPLIT,             /* above: packet split */
+    PATH_JUMBO,             /* above, packet split off */
+} StockPath;
+
+/*
+ * Given the stock design on the path the driver takes, when at each MTU
+ * breakpoint (1500 and 68 for the standard path) the largest frame
+ * arrives with the FCS kept and stripped, a VLAN tag on and off, then it
+ * comes back intact in the descriptors the buffer sizes dictate and is
+ * charged as Linux charges it: the standard path 2688 (the published
+ * row), packet split the 768-byte head + 4096 per page holding bytes
+ * (a non-IP frame fills the 128-byte header buffer first), the jumbo
+ * path the head + 4096 per descriptor (pages of rx_buffer_len: 2048
+ * while MTU + 22 fits, else 4096).
+ */
+void rx_stock_paths(const char *model, const void *opaque)
+{
+    StockPath path = GPOINTER_TO_INT(opaque);
+    static const unsigned standard_mtus[] = { 68, 1500 };
+    const unsigned *mtus = path == PATH_STANDARD ? standard_mtus :
+                           mtu_breakpoints + 1;
+    size_t n = path == PATH_STANDARD ? 2 : ARRAY_SIZE(mtu_breakpoints) - 1;
+    E1000epp *d;
+    size_t i;
+    int v, fk;
+
+    if (stock_differs(model, "the FCS takes a descriptor of its own")) {
+        return;
+    }
+    d = e1000epp_start(model, NULL);
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    for (i = 0; i < n; i++) {
+        for (fk = 0; fk < 2; fk++) {
+            for (v = 0; v < 2; v++) {
+                Measure m = {
+                    .design = EPP_RX_STOCK, .mtu = mtus[i], .vlan = v,
+                    .fcs_kept = fk, .no_ps = path == PATH_JUMBO,
+                };
+                size_t bytes = mtus[i] + 14 + 4 * v + 4 * fk;
+                size_t bsize = mtus[i] + 22 > 2048 ? 4096 : 2048;
+                unsigned want_desc = 1;
+                size_t want_ts = 2688;
+
+                measure(d, &m);
+                if (path == PATH_SPLIT) {
+                    want_ts = 768 + 4096 * DIV_ROUND_UP(bytes - 128, 4096);
+                } else if (path == PATH_JUMBO) {
+                    want_desc = DIV_ROUND_UP(bytes, bsize);
+                    want_ts = 768 + 4096 * want_desc;
+                }
+                g_test_message("MTU %u FCS %s VLAN %s: %u descriptors, "
+                               "truesize %zu", m.mtu,
+                               fk ? "kept" : "stripped", v ? "on" : "off",
+                               m.descriptors, m.charged);
+                g_assert_cmpuint(m.descriptors, ==, want_desc);
+                g_assert_cmpuint(m.charged, ==, want_ts);
+            }
+        }
+    }
+    e1000epp_stop(d);
+}
+
 void rx_add_published_table_cases(void)
 {
+    static const char *const paths[] = { "standard", "split", "jumbo" };
     static const TableCase cases[] = {
         { EPP_RX_PAGEPOOL, 4 },
         { EPP_RX_STOCK, 4 },
@@ -227,5 +297,11 @@ void rx_add_published_table_cases(void)
             "rx/published_table/%s", epp_rx_design_name(cases[i].design));
 
         e1000epp_add_case(path, rx_published_table, &cases[i]);
+    }
+    for (i = 0; i < ARRAY_SIZE(paths); i++) {
+        g_autofree char *path = g_strdup_printf("rx/stock_paths/%s",
+                                                paths[i]);
+
+        e1000epp_add_case(path, rx_stock_paths, GINT_TO_POINTER(i));
     }
 }

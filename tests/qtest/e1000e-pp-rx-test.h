@@ -105,6 +105,7 @@ typedef struct Measure {
     EppRxDesign design;
     unsigned mtu;
     bool vlan, fcs_kept;
+    bool no_ps;             /* stock above 1500: the jumbo path */
     unsigned descriptors;   /* descriptors the frame took */
     unsigned pieces;        /* published definition */
     unsigned pieces_kept;   /* pieces attached after the FCS strip */
@@ -119,6 +120,7 @@ void measure(E1000epp *d, Measure *m);
 
 void rx_published_table(const char *model, const void *opaque);
 void rx_add_published_table_cases(void);
+void rx_stock_paths(const char *model, const void *opaque);
 int report(int argc, char **argv);
 
 /* DMA-map cost per packet (e1000e-pp-rx-dmacost.c) */

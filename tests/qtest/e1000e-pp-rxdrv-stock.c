@@ -6,10 +6,13 @@
  *
  * MTU <= 1500: extended descriptors, 1522-byte buffers under RCTL.BSIZE
  * 2048 with LPE=0, copybreak 256.  MTU > 1500: packet split with a
- * 128-byte header buffer and 4 KB pages.  The FLAG2_DMA_BURST defaults
- * decide when descriptors become visible (the ring's dma_burst timing),
- * and the tail moves every 16 descriptors, as E1000_RX_BUFFER_WRITE
- * makes it.
+ * 128-byte header buffer and 4 KB pages; with packet split off, the
+ * jumbo path (e1000_alloc_jumbo_rx_buffers, e1000_clean_jumbo_rx_irq):
+ * one page per descriptor under RCTL.BSIZE = rx_buffer_len (2048 while
+ * the frame fits, 4096 above), frames chained over descriptors.  The
+ * FLAG2_DMA_BURST defaults decide when descriptors become visible (the
+ * ring's dma_burst timing), and the tail moves every 16 descriptors, as
+ * E1000_RX_BUFFER_WRITE makes it.
  */
 
 #include "qemu/osdep.h"
@@ -24,7 +27,8 @@
 /*
  * The skb heads as the page-pool series' table charges them (x86-64):
  * the standard path's skb of rx_buffer_len 1522, and packet split's
- * 128-byte header skb (each page then adds PAGE_SIZE).
+ * 128-byte header skb (each page then adds PAGE_SIZE).  The jumbo path
+ * (not in the table) is charged the split path's head as well.
  */
 #define EPP_STOCK_STD_TRUESIZE  2688
 #define EPP_STOCK_PS_HEAD       768
@@ -43,6 +47,11 @@ bool epp_rx_stock_copied(EppRx *rx, const EppRxFrame *f)
     return st->copied[f->first_desc];
 }
 
+static bool is_jumbo(EppRx *rx)
+{
+    return rx->format == EPP_RXF_EXTENDED && rx->s.mtu > 1500;
+}
+
 /* e1000_setup_rctl / e1000_change_mtu */
 static void stock_configure(EppRx *rx, uint32_t *rctl, uint32_t *rfctl)
 {
@@ -55,7 +64,14 @@ static void stock_configure(EppRx *rx, uint32_t *rctl, uint32_t *rfctl)
         pages = DIV_ROUND_UP(rx->s.mtu, EPP_PP_PAGE);
         g_assert(pages <= 3);
     }
-    if (pages) {
+    if (pages && rx->s.no_packet_split) {
+        /* rx_buffer_len: 2048 while max_frame fits, else 4096 */
+        rx->format = EPP_RXF_EXTENDED;
+        rx->hw_bufsize = rx->s.mtu + 22 > 2048 ? 4096 : 2048;
+        if (rx->hw_bufsize == 4096) {
+            *rctl |= RCTL_BSIZE_4096;
+        }
+    } else if (pages) {
         rx->format = EPP_RXF_SPLIT;
         *rctl |= RCTL_DTYP_PS;
         /* rx_buffer_len 4096 (BSEX) above 2048-byte frames */
@@ -107,6 +123,13 @@ static bool stock_fill_slot(EppRx *rx, unsigned i)
             }
         }
         sl->nbuf = 4;
+    } else if (is_jumbo(rx)) {
+        /* a page, the device writing at most rx_buffer_len into it */
+        if (!sl->buf[0].region) {
+            sl->buf[0] = epp_rx_buf_alloc(rx, 0, rx->hw_bufsize,
+                                          EPP_PP_PAGE - rx->hw_bufsize);
+        }
+        sl->nbuf = 1;
     } else {
         /* skb of rx_buffer_len (1522) behind NET_SKB_PAD */
         if (!sl->buf[0].region) {
@@ -163,13 +186,20 @@ static void stock_frame_done(EppRx *rx, EppRxFrame *f)
         copied = f->ndesc == 1 && w.len[1] &&
                  w.len[1] <= st->copybreak &&
                  w.len[0] + w.len[1] <= EPP_STOCK_PS_BSIZE0;
+    } else if (is_jumbo(rx)) {
+        /* e1000_clean_jumbo_rx_irq: length <= copybreak, one buffer */
+        copied = f->ndesc == 1 && f->len <= st->copybreak;
     } else {
         copied = f->ndesc == 1 && f->len < st->copybreak;
     }
     st->copied[f->first_desc] = copied;
     /* e1000_clean_rx_irq_ps adds PAGE_SIZE for each page with bytes */
     f->truesize = EPP_STOCK_STD_TRUESIZE;
-    if (split) {
+    if (is_jumbo(rx)) {
+        /* e1000_consume_page adds PAGE_SIZE per page attached */
+        f->truesize = EPP_STOCK_PS_HEAD +
+                      (copied ? 0 : f->ndesc * EPP_PP_PAGE);
+    } else if (split) {
         f->truesize = EPP_STOCK_PS_HEAD;
         for (j = 1; j < 4; j++) {
             f->truesize += w.len[j] && !(copied && j == 1) ? EPP_PP_PAGE : 0;
@@ -224,7 +254,10 @@ static void stock_published_cost(EppRx *rx, const EppRxFrame *f,
 
     *pieces = 1;
     *truesize = EPP_STOCK_STD_TRUESIZE;
-    if (rx->format == EPP_RXF_SPLIT) {
+    if (is_jumbo(rx)) {
+        *pieces = f->ndesc;
+        *truesize = EPP_STOCK_PS_HEAD + f->ndesc * EPP_PP_PAGE;
+    } else if (rx->format == EPP_RXF_SPLIT) {
         for (*pieces = 0, j = 1; j < 4; j++) {
             *pieces += rx->ps_size[j] != 0;
         }

@@ -88,6 +88,7 @@ typedef struct EppRxSetup {
     bool rdmts_half;            /* RCTL.RDMTS = 1/2 (the driver's choice) */
     bool dma_burst;             /* stock timing on another design */
     EppCopybreak copybreak;     /* stock */
+    bool no_packet_split;       /* stock above 1500: the jumbo path */
 } EppRxSetup;
 
 #define EPP_RX_MAX_PIECES   64
