@@ -9,8 +9,11 @@ published ones; --json FILE writes every measured number.
 
 `./e1000e-pp bench` -> bench(args): runs the qtest receive benchmark
 (`e1000e-pp-bench`, frames/s for e1000e-pp and the stock e1000e in the
-same run) and the core-only benchmark (`core-bench`, ns per frame against
-a memcpy + CRC-32 floor), and prints the numbers with the issue's targets.
+same run), the design benchmark (`e1000e-pp-rx-test --design-bench`: the
+stock and page-pool receive designs on the same e1000e-pp device, runs
+interleaved, frames/s and device-visible work per frame) and the
+core-only benchmark (`core-bench`, ns per frame against a memcpy +
+CRC-32 floor), and prints the numbers with the issue's targets.
 
 Both take an argparse namespace; add_report_arguments/add_bench_arguments
 declare the options they read.  Missing attributes fall back to defaults,
@@ -59,6 +62,10 @@ def add_bench_arguments(parser):
                         help="RCTL.SECRC setting(s) to measure")
     parser.add_argument("--no-core", action="store_true",
                         help="skip the core-only benchmark")
+    parser.add_argument("--no-design", action="store_true",
+                        help="skip the stock vs page-pool design benchmark")
+    parser.add_argument("--design-frames", type=int, default=2000,
+                        help="frames per design run (default 2000)")
     parser.add_argument("--no-qtest", action="store_true",
                         help="skip the qtest benchmark")
 
@@ -185,6 +192,52 @@ def _qtest_bench(args):
     return 0, _results(lines)
 
 
+def _design_bench(args):
+    err = _need(paths.QEMU_BIN, "run ./e1000e-pp setup") or _need(
+        RX_TEST_BIN, "run: ninja -C build/qemu " + RX_TEST_TARGET)
+    if err:
+        return err, []
+    frames = getattr(args, "design_frames", 2000)
+    repeat = getattr(args, "repeat", 3)
+    if frames <= 0 or not 1 <= repeat <= 99:
+        return _fail("--design-frames must be positive"), []
+    print("bench: stock vs page-pool receive design on e1000e-pp, runs "
+          "interleaved (about 15 s) ...", flush=True)
+    rc, lines = _stream([RX_TEST_BIN, "--design-bench", "--frames",
+                         str(frames), "--repeat", str(repeat)], env=_env())
+    if rc:
+        return _fail("e1000e-pp-rx-test --design-bench exited with %d"
+                     % rc), []
+    return 0, _results(lines)
+
+
+def _design_summary(results):
+    """Median frames/s and the per-frame work, page-pool beside stock."""
+    out = []
+    by = {}
+    for x in results:
+        by.setdefault((x["mtu"], x["design"]), []).append(x)
+    for mtu in sorted({k[0] for k in by}, key=int):
+        runs = {d: by.get((mtu, d), []) for d in ("stock", "pagepool")}
+        if not all(runs.values()):
+            continue
+        med = {d: sorted(float(r["fps"]) for r in rs)[len(rs) // 2]
+               for d, rs in runs.items()}
+        last = {d: rs[-1] for d, rs in runs.items()}
+        out.append("design MTU %4s: page-pool / stock frames/s = %.2f; per "
+                   "frame stock / page-pool: descriptors %s / %s, ring "
+                   "bytes %s / %s, maps %s / %s, unmaps %s / %s, syncs "
+                   "%s / %s"
+                   % (mtu, med["pagepool"] / med["stock"],
+                      last["stock"]["desc"], last["pagepool"]["desc"],
+                      last["stock"]["ring_bytes"],
+                      last["pagepool"]["ring_bytes"],
+                      last["stock"]["maps"], last["pagepool"]["maps"],
+                      last["stock"]["unmaps"], last["pagepool"]["unmaps"],
+                      last["stock"]["syncs"], last["pagepool"]["syncs"]))
+    return out
+
+
 def _core_bench():
     err = _need(CORE_BENCH_BIN,
                 "run ./e1000e-pp setup (native build of tests/bench)")
@@ -213,6 +266,10 @@ def bench(args):
                 summary.append("qtest %5s bytes, FCS %-8s: e1000e-pp / "
                                "e1000e = %.2f (target >= 1.00)"
                                % (size, fcs, fps / stock))
+    if not getattr(args, "no_design", False):
+        r, results = _design_bench(args)
+        rc = rc or r
+        summary += _design_summary(results)
     if not getattr(args, "no_core", False):
         r, results = _core_bench()
         rc = rc or r

@@ -15,6 +15,8 @@
  *   e1000e-pp-rx-test --tap                 run the scenarios
  *   e1000e-pp-rx-test --report [MODEL] [--mtu A-B] [--step N]
  *                     [--json FILE|-]    the published table, measured
+ *   e1000e-pp-rx-test --design-bench [--frames N] [--repeat R]
+ *                                         stock vs page-pool design
  */
 
 #include "qemu/osdep.h"
@@ -251,6 +253,13 @@ static void add_tests(void)
 
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && strcmp(argv[1], "--design-bench") == 0) {
+        if (!getenv("QTEST_QEMU_BINARY")) {
+            fprintf(stderr, "design-bench: set QTEST_QEMU_BINARY\n");
+            return 2;
+        }
+        return design_bench(argc - 2, argv + 2);
+    }
     if (argc >= 2 && strcmp(argv[1], "--report") == 0) {
         if (!getenv("QTEST_QEMU_BINARY")) {
             fprintf(stderr, "report: set QTEST_QEMU_BINARY to the emulator\n");

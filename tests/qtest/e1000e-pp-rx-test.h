@@ -138,6 +138,9 @@ void rx_dma_cost_stream(E1000epp *d, const EppRxSetup *s, unsigned n,
                         EppDmaCost *cost);
 void rx_add_dma_cost_cases(void);
 
+/* Design benchmark, --design-bench (e1000e-pp-rx-designbench.c) */
+int design_bench(int argc, char **argv);
+
 /* The rx-backpressure property (e1000e-pp-rx-backpressure.c) */
 void rx_backpressure_on_holds_frames(const char *model);
 void rx_backpressure_off_drops_into_mpc(const char *model);
