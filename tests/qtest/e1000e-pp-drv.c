@@ -462,6 +462,24 @@ void e1000epp_phy_write(E1000epp *d, uint8_t reg, uint16_t val)
 /* Bring-up: 82574L §4.6, in datasheet order                         */
 /* ---------------------------------------------------------------- */
 
+/*
+ * A ring's five registers sit at the same offsets from its base (BAL)
+ * for Rx and Tx (§10.2.5, §10.2.6): BAH +4, LEN +8, head +0x10, tail
+ * +0x18.  Empty: head = tail = 0.
+ */
+static void ring_setup(E1000epp *d, uint32_t bal, uint64_t ring)
+{
+    QEMU_BUILD_BUG_ON(RDBAH0 - RDBAL0 != 0x04 || TDBAH0 - TDBAL0 != 0x04);
+    QEMU_BUILD_BUG_ON(RDLEN0 - RDBAL0 != 0x08 || TDLEN0 - TDBAL0 != 0x08);
+    QEMU_BUILD_BUG_ON(RDH0 - RDBAL0 != 0x10 || TDH0 - TDBAL0 != 0x10);
+    QEMU_BUILD_BUG_ON(RDT0 - RDBAL0 != 0x18 || TDT0 - TDBAL0 != 0x18);
+    e1000epp_wr(d, bal, (uint32_t)ring);
+    e1000epp_wr(d, bal + 0x04, (uint32_t)(ring >> 32));
+    e1000epp_wr(d, bal + 0x08, EPP_RING_COUNT * EPP_DESC_LEN);
+    e1000epp_wr(d, bal + 0x10, 0);
+    e1000epp_wr(d, bal + 0x18, 0);
+}
+
 void e1000epp_bring_up(E1000epp *d, const E1000eppConfig *cfg)
 {
     uint32_t rctl;
@@ -498,11 +516,7 @@ void e1000epp_bring_up(E1000epp *d, const E1000eppConfig *cfg)
     for (i = 0; i < 128; i++) {
         e1000epp_wr(d, MTA + 4 * i, 0);
     }
-    e1000epp_wr(d, RDBAL0, (uint32_t)d->rx_ring);
-    e1000epp_wr(d, RDBAH0, (uint32_t)(d->rx_ring >> 32));
-    e1000epp_wr(d, RDLEN0, EPP_RING_COUNT * EPP_DESC_LEN);
-    e1000epp_wr(d, RDH0, 0);
-    e1000epp_wr(d, RDT0, 0);
+    ring_setup(d, RDBAL0, d->rx_ring);
     d->rx_tail = 0;
     d->rx_extended = cfg->rx_extended;
     e1000epp_wr(d, RDTR, 0);
@@ -516,11 +530,7 @@ void e1000epp_bring_up(E1000epp *d, const E1000eppConfig *cfg)
     e1000epp_wr(d, RCTL, rctl);
 
     /* §4.6.7 Transmit: ring, IPG, then TCTL.EN */
-    e1000epp_wr(d, TDBAL0, (uint32_t)d->tx_ring);
-    e1000epp_wr(d, TDBAH0, (uint32_t)(d->tx_ring >> 32));
-    e1000epp_wr(d, TDLEN0, EPP_RING_COUNT * EPP_DESC_LEN);
-    e1000epp_wr(d, TDH0, 0);
-    e1000epp_wr(d, TDT0, 0);
+    ring_setup(d, TDBAL0, d->tx_ring);
     d->tx_tail = 0;
     e1000epp_wr(d, TIDV, 0);
     e1000epp_wr(d, TADV, 0);

@@ -380,17 +380,12 @@ static void ivar_linux(E1000epp *d)
                 ((IVAR_VALID | 2) << IVAR_OTHER_SHIFT));
 }
 
-static void send_one(E1000epp *d, uint32_t extra_cmd)
+/* The device up, MSI-X on with every vector to RAM, IVAR as Linux's */
+static void msix_up(E1000epp *d, MsixRig *r)
 {
-    uint8_t f[60], desc[EPP_DESC_LEN];
-    uint64_t g = e1000epp_alloc(d, sizeof(f));
-
-    tx_eth_header(f, 0x88b5);
-    fill_pattern(f + 14, sizeof(f) - 14, 0x5a);
-    e1000epp_memwrite(d, g, f, sizeof(f));
-    e1000epp_txd_legacy(desc, g, sizeof(f),
-                        TXD_CMD_EOP | TXD_CMD_IFCS | TXD_CMD_RS | extra_cmd);
-    e1000epp_tx_push(d, desc);
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    msix_rig(d, r);
+    ivar_linux(d);
 }
 
 static bool rx0_dd(E1000epp *d, void *opaque)
@@ -422,9 +417,7 @@ void irq_msix_ivar_routing_tx_rx_other(const char *model)
      * EIAC = RXQ0|TXQ0, IMS = RXQ0|TXQ0|OTHER + the other causes.
      */
     e1000epp_watch_intx(d);
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    msix_rig(d, &r);
-    ivar_linux(d);
+    msix_up(d, &r);
     e1000epp_wr(d, EIAC, ICR_RXQ0 | ICR_TXQ0);
     e1000epp_wr(d, ICR, 0xffffffff);
     e1000epp_wr(d, IMS, ICR_RXQ0 | ICR_TXQ0 | ICR_OTHER |
@@ -432,7 +425,7 @@ void irq_msix_ivar_routing_tx_rx_other(const char *model)
     g_assert_cmphex(msix_fired(d, &r), ==, 0);
 
     /* When: a frame is sent with RS; Then: vector 1 alone */
-    send_one(d, 0);
+    irq_send_small(d, 0, 0x5a, 0);
     g_assert_cmphex(msix_fired(d, &r), ==, 1u << 1);
 
     /* When: a frame is received; Then: vector 0 alone */
@@ -468,9 +461,7 @@ void irq_msix_eiac_auto_clear(const char *model)
     uint32_t icr;
 
     /* Given: MSI-X, Tx queue 0 on vector 1, IMS.TXQ0, EIAC = 0 */
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    msix_rig(d, &r);
-    ivar_linux(d);
+    msix_up(d, &r);
     e1000epp_wr(d, EIAC, 0);
     e1000epp_wr(d, ICR, 0xffffffff);
     e1000epp_wr(d, IMS, ICR_TXQ0);
@@ -498,7 +489,7 @@ void irq_msix_eiac_auto_clear(const char *model)
 
     /* Then: while IMS.TXQ0 is clear, a Tx completion sends nothing */
     e1000epp_step(d, EPP_NS_PER_MS);
-    send_one(d, 0);
+    irq_send_small(d, 0, 0x5a, 0);
     if (stock_differs(model, "vector 1 fires for a Tx completion "
                           "while IMS.TXQ0 is clear")) {
         qpci_msix_disable(d->pdev);
@@ -514,7 +505,7 @@ void irq_msix_eiac_auto_clear(const char *model)
 
     /* Then: the next Tx completion fires and auto-clears again */
     e1000epp_step(d, EPP_NS_PER_MS);
-    send_one(d, 0);
+    irq_send_small(d, 0, 0x5a, 0);
     g_assert_cmphex(msix_fired(d, &r), ==, 1u << 1);
     EPP_EXPECT_REG(d, IMS, 0xffffffff, 0);
     icr = e1000epp_rd(d, ICR);
@@ -533,9 +524,7 @@ void irq_msix_eiame_auto_mask(const char *model)
      * Given: MSI-X, CTRL_EXT.EIAME, IAM all ones (as Linux), EIAC = 0 so
      * that only the auto-mask acts, IMS = RXQ0|TXQ0|OTHER|LSC.
      */
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    msix_rig(d, &r);
-    ivar_linux(d);
+    msix_up(d, &r);
     e1000epp_wr(d, IAM, 0xffffffff);
     e1000epp_wr(d, EIAC, 0);
     e1000epp_wr(d, CTRL_EXT, (e1000epp_rd(d, CTRL_EXT) & ~CTRL_EXT_IAME) |
@@ -585,9 +574,7 @@ void irq_msix_other_aggregates_lsc(const char *model)
     uint32_t icr;
 
     /* Given: MSI-X, OTHER on vector 2, IMS = OTHER|LSC, link up */
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    msix_rig(d, &r);
-    ivar_linux(d);
+    msix_up(d, &r);
     e1000epp_wr(d, ICR, 0xffffffff);
     e1000epp_wr(d, IMS, ICR_OTHER | ICR_LSC);
 

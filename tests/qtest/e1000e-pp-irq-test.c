@@ -27,6 +27,23 @@ E1000epp *irq_start_intx(const char *model)
     return d;
 }
 
+uint64_t irq_send_small(E1000epp *d, uint64_t g, uint8_t seed,
+                        uint32_t extra_cmd)
+{
+    uint8_t f[60], desc[EPP_DESC_LEN];
+
+    if (!g) {
+        g = e1000epp_alloc(d, sizeof(f));
+        tx_eth_header(f, 0x88b5);
+        fill_pattern(f + 14, sizeof(f) - 14, seed);
+        e1000epp_memwrite(d, g, f, sizeof(f));
+    }
+    e1000epp_txd_legacy(desc, g, sizeof(f),
+                        TXD_CMD_EOP | TXD_CMD_IFCS | TXD_CMD_RS | extra_cmd);
+    e1000epp_tx_push(d, desc);
+    return g;
+}
+
 #define SCENARIO(fn) E1000EPP_SCENARIO(fn)
 
 static const E1000eppScenario scenarios[] = {

@@ -17,6 +17,12 @@
 
 /* A device started with INTx watched, brought up, ICR read empty */
 E1000epp *irq_start_intx(const char *model);
+/*
+ * Queue one 60-byte frame to the peer (EOP|IFCS|RS + extra_cmd) from
+ * guest buffer g, written first when g is 0; returns the buffer
+ */
+uint64_t irq_send_small(E1000epp *d, uint64_t g, uint8_t seed,
+                        uint32_t extra_cmd);
 
 /* e1000e-pp-irq-basic.c */
 void intx_int_asserted(const char *model);

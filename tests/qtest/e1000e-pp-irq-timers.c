@@ -87,17 +87,7 @@ static E1000epp *start_intx(const char *model)
 /* Queue one 60-byte frame; TDT write happens at the current time */
 static void send_frame(E1000epp *d, uint32_t cmd)
 {
-    uint8_t f[60], desc[EPP_DESC_LEN];
-
-    if (!tx_buf) {
-        tx_buf = e1000epp_alloc(d, sizeof(f));
-        tx_eth_header(f, 0x88b5);
-        fill_pattern(f + 14, sizeof(f) - 14, 0x71);
-        e1000epp_memwrite(d, tx_buf, f, sizeof(f));
-    }
-    e1000epp_txd_legacy(desc, tx_buf, sizeof(f),
-                        TXD_CMD_EOP | TXD_CMD_IFCS | TXD_CMD_RS | cmd);
-    e1000epp_tx_push(d, desc);
+    tx_buf = irq_send_small(d, tx_buf, 0x71, cmd);
     /* Processed within the TDT write: no time passes */
     EPP_EXPECT_REG(d, TDH0, 0xffff, d->tx_tail);
 }
