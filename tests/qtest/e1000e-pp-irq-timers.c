@@ -273,27 +273,6 @@ void rdtr_restarts_per_frame(const char *model)
     e1000epp_stop(d);
 }
 
-void rdtr_fpd_flushes(const char *model)
-{
-    E1000epp *d = start_intx(model);
-
-    /* Given: RDTR = 1000 (1.024 ms), IMS.RXT0, one frame pending */
-    e1000epp_wr(d, RDTR, 1000);
-    e1000epp_wr(d, IMS, ICR_RXT0);
-    receive_frame(d);
-    e1000epp_step(d, 10000);
-    expect_quiet(d, line_high, NULL, "RDTR before FPD");
-
-    /* When: RDTR is written with FPD; Then: RXT0 at once */
-    e1000epp_wr(d, RDTR, 1000 | RDTR_FPD);
-    g_assert_true(line_high(d, NULL));
-    g_assert_cmphex(e1000epp_rd(d, ICR) & ICR_RXT0, ==, ICR_RXT0);
-
-    /* Then: FPD is write-only; the delay keeps its value */
-    EPP_EXPECT_REG(d, RDTR, 0xffffffff, 1000);
-    e1000epp_stop(d);
-}
-
 /* ---------------------------------------------------------------- */
 /* TIDV / TADV                                                      */
 /* ---------------------------------------------------------------- */
@@ -333,30 +312,6 @@ void tidv_ide_delays_txdw(const char *model)
     e1000epp_stop(d);
 }
 
-void tidv_fpd_flushes(const char *model)
-{
-    E1000epp *d = start_intx(model);
-
-    /* Given: TIDV = 1000 (1.024 ms), IMS.TXDW, an IDE write-back pending */
-    e1000epp_wr(d, TIDV, 1000);
-    e1000epp_wr(d, IMS, ICR_TXDW);
-    send_frame(d, TXD_CMD_IDE);
-    e1000epp_step(d, 10000);
-    expect_quiet(d, line_high, NULL, "TIDV before FPD");
-
-    /* When: TIDV is written with FPD; Then: TXDW at once */
-    e1000epp_wr(d, TIDV, 1000 | TIDV_FPD);
-    g_assert_true(line_high(d, NULL));
-    g_assert_cmphex(e1000epp_rd(d, ICR) & ICR_TXDW, ==, ICR_TXDW);
-    if (stock_differs(model, "TIDV reads back 0 after a write with "
-                          "FPD")) {
-        e1000epp_stop(d);
-        return;
-    }
-    EPP_EXPECT_REG(d, TIDV, 0xffffffff, 1000);
-    e1000epp_stop(d);
-}
-
 /* ---------------------------------------------------------------- */
 /* The Rx and Tx delay pairs as data                                */
 /* ---------------------------------------------------------------- */
@@ -369,6 +324,8 @@ typedef struct DelayPath {
     int vector;                     /* MSI-X vector in start_msix */
     void (*stimulus)(E1000epp *d);  /* one frame / one IDE packet */
     bool no_time_passes;            /* assert the stimulus took 0 ns */
+    uint32_t fpd;                   /* the delay register's FPD bit */
+    const char *stock_fpd;          /* stock e1000e's FPD read-back */
 } DelayPath;
 
 static void one_frame(E1000epp *d)
@@ -383,10 +340,49 @@ static void one_ide_packet(E1000epp *d)
 
 static const DelayPath rx_path = {
     "RDTR", "RADV", RDTR, RADV, ICR_RXT0, ICR_RXQ0, 0, one_frame, true,
+    RDTR_FPD, NULL,
 };
 static const DelayPath tx_path = {
     "TIDV", "TADV", TIDV, TADV, ICR_TXDW, ICR_TXQ0, 1, one_ide_packet, false,
+    TIDV_FPD, "TIDV reads back 0 after a write with FPD",
 };
+
+/*
+ * Given delay = 1000 (1.024 ms), the cause enabled, one write-back
+ * pending, when the delay register is written with FPD, then the cause
+ * fires at once, and (FPD being write-only) the delay keeps its value.
+ */
+static void fpd_flushes(const char *model, const DelayPath *p)
+{
+    E1000epp *d = start_intx(model);
+    g_autofree char *before = g_strdup_printf("%s before FPD", p->delay);
+
+    e1000epp_wr(d, p->delay_reg, 1000);
+    e1000epp_wr(d, IMS, p->cause);
+    p->stimulus(d);
+    e1000epp_step(d, 10000);
+    expect_quiet(d, line_high, NULL, before);
+
+    e1000epp_wr(d, p->delay_reg, 1000 | p->fpd);
+    g_assert_true(line_high(d, NULL));
+    g_assert_cmphex(e1000epp_rd(d, ICR) & p->cause, ==, p->cause);
+    if (p->stock_fpd && stock_differs(model, p->stock_fpd)) {
+        e1000epp_stop(d);
+        return;
+    }
+    EPP_EXPECT_REG(d, p->delay_reg, 0xffffffff, 1000);
+    e1000epp_stop(d);
+}
+
+void rdtr_fpd_flushes(const char *model)
+{
+    fpd_flushes(model, &rx_path);
+}
+
+void tidv_fpd_flushes(const char *model)
+{
+    fpd_flushes(model, &tx_path);
+}
 
 /*
  * Given delay = 100 (102.4 us), absolute = 150 (153.6 us), the cause

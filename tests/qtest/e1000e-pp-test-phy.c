@@ -17,6 +17,18 @@
 /* PHY over MDIC                                                    */
 /* ---------------------------------------------------------------- */
 
+/* Link up again at 1000 Mb/s full duplex, with ICR.LSC */
+static void expect_link_back(E1000epp *d)
+{
+    uint32_t status;
+
+    e1000epp_wait_link_up(d);
+    status = e1000epp_rd(d, STATUS);
+    g_assert_cmphex(status & (STATUS_FD | STATUS_SPEED_MASK), ==,
+                    STATUS_FD | STATUS_SPEED_1000);
+    EPP_EXPECT_REG(d, ICR, ICR_LSC, ICR_LSC);
+}
+
 static uint32_t mdic_read_cmd(uint8_t phy, uint8_t reg)
 {
     return MDIC_OP_READ | ((uint32_t)phy << MDIC_PHYADD_SHIFT) |
@@ -76,7 +88,6 @@ void phy_power_down_drops_link(const char *model)
 {
     E1000epp *d = e1000epp_start(model, NULL);
     uint16_t bmcr;
-    uint32_t status;
 
     /* Given: a device up with link, ICR drained */
     e1000epp_bring_up(d, &e1000epp_default_config);
@@ -104,11 +115,7 @@ void phy_power_down_drops_link(const char *model)
                        BMCR_ANRESTART);
 
     /* Then: link back after (virtual) negotiation time, 1000 Mb/s full */
-    e1000epp_wait_link_up(d);
-    status = e1000epp_rd(d, STATUS);
-    g_assert_cmphex(status & (STATUS_FD | STATUS_SPEED_MASK), ==,
-                    STATUS_FD | STATUS_SPEED_1000);
-    EPP_EXPECT_REG(d, ICR, ICR_LSC, ICR_LSC);
+    expect_link_back(d);
     e1000epp_stop(d);
 }
 
@@ -126,7 +133,6 @@ static void set_link(E1000epp *d, bool up)
 void link_change_lsc(const char *model)
 {
     E1000epp *d = e1000epp_start(model, NULL);
-    uint32_t status;
 
     /* Given: a device up with link, ICR drained */
     e1000epp_bring_up(d, &e1000epp_default_config);
@@ -139,10 +145,6 @@ void link_change_lsc(const char *model)
 
     /* When: the link comes back; Then: LU, 1000 Mb/s full, ICR.LSC */
     set_link(d, true);
-    e1000epp_wait_link_up(d);
-    status = e1000epp_rd(d, STATUS);
-    g_assert_cmphex(status & (STATUS_FD | STATUS_SPEED_MASK), ==,
-                    STATUS_FD | STATUS_SPEED_1000);
-    EPP_EXPECT_REG(d, ICR, ICR_LSC, ICR_LSC);
+    expect_link_back(d);
     e1000epp_stop(d);
 }
