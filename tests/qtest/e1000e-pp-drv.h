@@ -129,7 +129,7 @@ void e1000epp_wait_msix_pending(E1000epp *d, uint16_t vector,
                                 uint64_t budget_ns);
 
 /*
- * Message interrupts landing in guest RAM (txq).  e1000epp_msi_enable
+ * Message interrupts landing in guest RAM.  e1000epp_msi_enable
  * programs the MSI capability with a guest-RAM address and enables it:
  * every message the device sends then stores `data` there.
  * e1000epp_msix_vector_to_ram does the same for one MSI-X table entry
