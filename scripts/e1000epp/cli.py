@@ -152,9 +152,10 @@ COMMANDS = [
     Command("bench", "Rx and Tx benchmarks: e1000e-pp against stock "
             "e1000e in the same run, and the core against a memcpy + CRC "
             "floor (numbers only)", _bench_args, _do_bench, SETUP_NO_GUEST),
-    Command("report", "page-pool receive design: pieces per frame, "
-            "truesize and payload density per MTU breakpoint, measured on "
-            "the model", _report_args, _do_report, SETUP_NO_GUEST),
+    Command("report", "the page-pool series' published table measured on "
+            "the model: pieces, truesize and density per MTU for the stock "
+            "and page-pool designs, DMA calls per packet", _report_args,
+            _do_report, SETUP_NO_GUEST),
 ]
 
 

@@ -1,14 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Receive report and benchmark for the CLI (issue 3).
 
-`./e1000e-pp report` -> report(args): runs `e1000e-pp-rx-test --report` and
-prints, per MTU breakpoint, the pieces per frame, truesize and payload
-density of the page-pool receive design, measured on the model.
+`./e1000e-pp report` -> report(args): runs `e1000e-pp-rx-test --report`,
+which measures the stock and the page-pool receive designs on the model at
+every MTU of a sweep and prints the page-pool series' published table
+(pieces / truesize / density) with the measured values beside the
+published ones; --json FILE writes every measured number.
 
 `./e1000e-pp bench` -> bench(args): runs the qtest receive benchmark
 (`e1000e-pp-bench`, frames/s for e1000e-pp and the stock e1000e in the
-same run) and the core-only benchmark (`core-bench`, ns per frame against
-a memcpy + CRC-32 floor), and prints the numbers with the issue's targets.
+same run), the design benchmark (`e1000e-pp-rx-test --design-bench`: the
+stock and page-pool receive designs on the same e1000e-pp device, runs
+interleaved, frames/s and device-visible work per frame) and the
+core-only benchmark (`core-bench`, ns per frame against a memcpy +
+CRC-32 floor), and prints the numbers with the issue's targets.
 
 Both take an argparse namespace; add_report_arguments/add_bench_arguments
 declare the options they read.  Missing attributes fall back to defaults,
@@ -17,6 +22,7 @@ so a bare namespace works too.  They return a process exit code.
 
 import os
 import re
+import subprocess
 import sys
 
 from e1000epp import argtypes, paths, qtestrun
@@ -37,6 +43,14 @@ RESULT_RE = re.compile(r"^RESULT (.*)$")
 def add_report_arguments(parser):
     parser.add_argument("--model", default="e1000e-pp", choices=MODELS,
                         help="device model to measure (default e1000e-pp)")
+    parser.add_argument("--mtu", metavar="A-B",
+                        help="MTU range of the sweep (default 68-9212)")
+    parser.add_argument("--step", type=argtypes.positive_int, default=None,
+                        help="sweep every STEP-th MTU (default 64; the "
+                        "row edges and their neighbours are always in)")
+    parser.add_argument("--json", metavar="FILE",
+                        help="write every measured number as JSON "
+                        "('-': standard output)")
 
 
 def add_bench_arguments(parser):
@@ -51,6 +65,11 @@ def add_bench_arguments(parser):
                         help="RCTL.SECRC setting(s) to measure")
     parser.add_argument("--no-core", action="store_true",
                         help="skip the core-only benchmark")
+    parser.add_argument("--no-design", action="store_true",
+                        help="skip the stock vs page-pool design benchmark")
+    parser.add_argument("--design-frames", type=argtypes.positive_int,
+                        default=2000,
+                        help="frames per design run (default 2000)")
     parser.add_argument("--no-qtest", action="store_true",
                         help="skip the qtest benchmark")
 
@@ -89,12 +108,50 @@ def report(args):
     err = qtestrun.need_qtest(RX_TEST_BIN)
     if err:
         return err
-    print("report: receiving one full-size frame per MTU breakpoint and "
-          "FCS setting on %s ..." % model, flush=True)
-    rc, _ = _stream([RX_TEST_BIN, "--report", model])
+    argv = [RX_TEST_BIN, "--report", model]
+    mtu = getattr(args, "mtu", None)
+    if mtu:
+        if not re.match(r"^\d+-\d+$", mtu):
+            return _fail("--mtu takes A-B, e.g. 1500-2100")
+        argv += ["--mtu", mtu]
+    step = getattr(args, "step", None)
+    if step is not None:
+        if step < 1:
+            return _fail("--step must be at least 1")
+        argv += ["--step", str(step)]
+    json_out = getattr(args, "json", None)
+    if json_out:
+        argv += ["--json", json_out]
+    if json_out != "-":
+        print("report: receiving the largest frame at every MTU of the "
+              "sweep, both designs, FCS kept and stripped, VLAN on and "
+              "off, on %s ..." % model, flush=True)
+    if json_out == "-":
+        rc = _json_to_stdout(argv)
+    else:
+        rc, _ = _stream(argv)
     if rc:
         return _fail("e1000e-pp-rx-test --report exited with %d" % rc)
     return 0
+
+
+def _json_to_stdout(argv):
+    """Run the report with the JSON list alone on standard output."""
+    try:
+        proc = subprocess.run(argv, stdout=subprocess.PIPE, env=qtestrun.env(),
+                              universal_newlines=True)
+    except OSError as e:
+        print("error: cannot run %s: %s" % (argv[0], e), file=sys.stderr)
+        return 2
+    lines = proc.stdout.split("\n")
+    start = next((i for i, line in enumerate(lines) if line == "["),
+                 len(lines))
+    for line in lines[:start]:
+        if line:
+            print(line, file=sys.stderr)
+    sys.stdout.write("\n".join(lines[start:]))
+    sys.stdout.flush()
+    return proc.returncode
 
 
 def _qtest_bench(args):
@@ -113,6 +170,51 @@ def _qtest_bench(args):
     if rc:
         return _fail("e1000e-pp-bench exited with %d" % rc), []
     return 0, _results(lines)
+
+
+def _design_bench(args):
+    err = qtestrun.need_qtest(RX_TEST_BIN)
+    if err:
+        return err, []
+    frames = getattr(args, "design_frames", 2000)
+    repeat = getattr(args, "repeat", 3)
+    if frames <= 0 or not 1 <= repeat <= 99:
+        return _fail("--design-frames must be positive"), []
+    print("bench: stock vs page-pool receive design on e1000e-pp, runs "
+          "interleaved (about 15 s) ...", flush=True)
+    rc, lines = _stream([RX_TEST_BIN, "--design-bench", "--frames",
+                         str(frames), "--repeat", str(repeat)])
+    if rc:
+        return _fail("e1000e-pp-rx-test --design-bench exited with %d"
+                     % rc), []
+    return 0, _results(lines)
+
+
+def _design_summary(results):
+    """Median frames/s and the per-frame work, page-pool beside stock."""
+    out = []
+    by = {}
+    for x in results:
+        by.setdefault((x["mtu"], x["design"]), []).append(x)
+    for mtu in sorted({k[0] for k in by}, key=int):
+        runs = {d: by.get((mtu, d), []) for d in ("stock", "pagepool")}
+        if not all(runs.values()):
+            continue
+        med = {d: sorted(float(r["fps"]) for r in rs)[len(rs) // 2]
+               for d, rs in runs.items()}
+        last = {d: rs[-1] for d, rs in runs.items()}
+        out.append("design MTU %4s: page-pool / stock frames/s = %.2f; per "
+                   "frame stock / page-pool: descriptors %s / %s, ring "
+                   "bytes %s / %s, maps %s / %s, unmaps %s / %s, syncs "
+                   "%s / %s"
+                   % (mtu, med["pagepool"] / med["stock"],
+                      last["stock"]["desc"], last["pagepool"]["desc"],
+                      last["stock"]["ring_bytes"],
+                      last["pagepool"]["ring_bytes"],
+                      last["stock"]["maps"], last["pagepool"]["maps"],
+                      last["stock"]["unmaps"], last["pagepool"]["unmaps"],
+                      last["stock"]["syncs"], last["pagepool"]["syncs"]))
+    return out
 
 
 def _core_bench():
@@ -143,6 +245,10 @@ def bench(args):
                 summary.append("qtest %5s bytes, FCS %-8s: e1000e-pp / "
                                "e1000e = %.2f (target >= 1.00)"
                                % (size, fcs, fps / stock))
+    if not getattr(args, "no_design", False):
+        r, results = _design_bench(args)
+        rc = rc or r
+        summary += _design_summary(results)
     if not getattr(args, "no_core", False):
         r, results = _core_bench()
         rc = rc or r

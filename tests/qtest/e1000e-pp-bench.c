@@ -30,7 +30,6 @@
 #define BENCH_WAIT_US   (30 * 1000 * 1000)
 /* Extended write-back: STATUS (DD = bit 0) in the byte at offset 8 */
 #define BENCH_STATUS_AT 8
-#define RXCSUM_PCSD     0x00002000u
 
 typedef struct BenchCase {
     const char *model;

@@ -4,20 +4,18 @@
  *
  * The bring-up follows the 82574L datasheet, §4.6 "Software
  * Initialization Sequence", and the order the Linux e1000e driver uses
- * for the 82574 (e1000_reset_hw_82571, e1000_configure_tx/rx).
+ * for the 82574 (e1000_reset_hw_82571, e1000_configure_tx/rx).  The
+ * data-path verbs are in e1000e-pp-drv-io.c.
  */
 
 #include "qemu/osdep.h"
 #include "qemu/bswap.h"
 #include "libqtest.h"
-#include "qobject/qdict.h"
 #include "hw/pci/pci_regs.h"
 #include "libqos/pci-pc.h"
 #include "libqos/malloc-pc.h"
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
-
-#include <poll.h>
 
 /* PCI slot of the device under test on the q35 root bus */
 #define EPP_SLOT            4
@@ -44,22 +42,35 @@ static const uint32_t epp_stats_regs[] = {
     0x411c, 0x4120, 0x4124,
 };
 
-/* EXTCNF_CTRL.MDIO_SW_OWNERSHIP: software's claim on the MDIO interface */
-#define EXTCNF_CTRL_MDIO_SW_OWNERSHIP 0x00000020u
-
 /* ---------------------------------------------------------------- */
 /* Life cycle                                                       */
 /* ---------------------------------------------------------------- */
 
 E1000epp *e1000epp_start(const char *model, const char *extra_args)
 {
+    return e1000epp_start_dev(model, NULL, extra_args);
+}
+
+E1000epp *e1000epp_start_dev(const char *model, const char *dev_props,
+                             const char *extra_args)
+{
     E1000epp *d = g_new0(E1000epp, 1);
+    g_autofree char *props = NULL;
     uint16_t vendor, device;
     int ret;
 
     d->model = model;
     ret = socketpair(AF_UNIX, SOCK_STREAM, 0, d->sock);
     g_assert_cmpint(ret, ==, 0);
+
+    /* Our MAC unless the scenario gives its own */
+    if (!dev_props) {
+        props = g_strdup("mac=" EPP_MAC_STR);
+    } else if (!strstr(dev_props, "mac=")) {
+        props = g_strdup_printf("mac=" EPP_MAC_STR ",%s", dev_props);
+    } else {
+        props = g_strdup(dev_props);
+    }
 
     /*
      * q35 with nothing but the device under test on the root bus: libqos
@@ -68,10 +79,10 @@ E1000epp *e1000epp_start(const char *model, const char *extra_args)
      */
     d->qts = qtest_initf("-M q35 -nodefaults -L /usr/share/seabios "
                          "-netdev socket,fd=%d,id=hs0 "
-                         "-device %s,id=" EPP_DEV_ID ",netdev=hs0,mac=%s,"
+                         "-device %s,id=" EPP_DEV_ID ",netdev=hs0,%s,"
                          "romfile=,addr=0x%x "
                          "%s",
-                         d->sock[1], model, EPP_MAC_STR, EPP_SLOT,
+                         d->sock[1], model, props, EPP_SLOT,
                          extra_args ? extra_args : "");
 
     pc_alloc_init(&d->alloc, d->qts, ALLOC_NO_FLAGS);
@@ -386,50 +397,43 @@ void e1000epp_global_reset(E1000epp *d)
     e1000epp_rd(d, ICR);
 }
 
-typedef struct EerdCond {
-    uint32_t val;
-} EerdCond;
+/* Write a command register, then poll it until `bit` is set */
+typedef struct RegPoll {
+    uint32_t reg, bit, val;
+} RegPoll;
 
-static bool eerd_done(E1000epp *d, void *opaque)
+static bool reg_bit_set(E1000epp *d, void *opaque)
 {
-    EerdCond *c = opaque;
+    RegPoll *p = opaque;
 
-    c->val = e1000epp_rd(d, EERD);
-    return c->val & EERD_DONE;
+    p->val = e1000epp_rd(d, p->reg);
+    return p->val & p->bit;
+}
+
+static uint32_t command_and_poll(E1000epp *d, uint32_t reg, uint32_t cmd,
+                                 uint32_t bit, uint64_t step_ns,
+                                 uint64_t budget_ns, const char *what)
+{
+    RegPoll p = { .reg = reg, .bit = bit };
+
+    e1000epp_wr(d, reg, cmd);
+    e1000epp_wait_until(d, reg_bit_set, &p, step_ns, budget_ns, what);
+    return p.val;
 }
 
 uint16_t e1000epp_nvm_read(E1000epp *d, uint16_t word)
 {
-    EerdCond c;
-
-    e1000epp_wr(d, EERD, (word << EERD_ADDR_SHIFT) | EERD_START);
     /* The driver polls EERD.DONE every 5 us */
-    e1000epp_wait_until(d, eerd_done, &c, 5 * EPP_NS_PER_US,
-                        10 * EPP_NS_PER_MS, "EERD.DONE");
-    return c.val >> EERD_DATA_SHIFT;
-}
-
-typedef struct MdicCond {
-    uint32_t val;
-} MdicCond;
-
-static bool mdic_ready(E1000epp *d, void *opaque)
-{
-    MdicCond *c = opaque;
-
-    c->val = e1000epp_rd(d, MDIC);
-    return c->val & MDIC_READY;
+    return command_and_poll(d, EERD, (word << EERD_ADDR_SHIFT) | EERD_START,
+                            EERD_DONE, 5 * EPP_NS_PER_US, 10 * EPP_NS_PER_MS,
+                            "EERD.DONE") >> EERD_DATA_SHIFT;
 }
 
 uint32_t e1000epp_mdic(E1000epp *d, uint32_t cmd)
 {
-    MdicCond c;
-
-    e1000epp_wr(d, MDIC, cmd);
     /* The driver polls MDIC.READY every 50 us, 640 times at most */
-    e1000epp_wait_until(d, mdic_ready, &c, 50 * EPP_NS_PER_US,
-                        640 * 50 * EPP_NS_PER_US, "MDIC.READY");
-    return c.val;
+    return command_and_poll(d, MDIC, cmd, MDIC_READY, 50 * EPP_NS_PER_US,
+                            640 * 50 * EPP_NS_PER_US, "MDIC.READY");
 }
 
 /* The 82574L's internal PHY answers at MDIO address 1 */
@@ -457,6 +461,24 @@ void e1000epp_phy_write(E1000epp *d, uint8_t reg, uint16_t val)
 /* ---------------------------------------------------------------- */
 /* Bring-up: 82574L §4.6, in datasheet order                         */
 /* ---------------------------------------------------------------- */
+
+/*
+ * A ring's five registers sit at the same offsets from its base (BAL)
+ * for Rx and Tx (§10.2.5, §10.2.6): BAH +4, LEN +8, head +0x10, tail
+ * +0x18.  Empty: head = tail = 0.
+ */
+static void ring_setup(E1000epp *d, uint32_t bal, uint64_t ring)
+{
+    QEMU_BUILD_BUG_ON(RDBAH0 - RDBAL0 != 0x04 || TDBAH0 - TDBAL0 != 0x04);
+    QEMU_BUILD_BUG_ON(RDLEN0 - RDBAL0 != 0x08 || TDLEN0 - TDBAL0 != 0x08);
+    QEMU_BUILD_BUG_ON(RDH0 - RDBAL0 != 0x10 || TDH0 - TDBAL0 != 0x10);
+    QEMU_BUILD_BUG_ON(RDT0 - RDBAL0 != 0x18 || TDT0 - TDBAL0 != 0x18);
+    e1000epp_wr(d, bal, (uint32_t)ring);
+    e1000epp_wr(d, bal + 0x04, (uint32_t)(ring >> 32));
+    e1000epp_wr(d, bal + 0x08, EPP_RING_COUNT * EPP_DESC_LEN);
+    e1000epp_wr(d, bal + 0x10, 0);
+    e1000epp_wr(d, bal + 0x18, 0);
+}
 
 void e1000epp_bring_up(E1000epp *d, const E1000eppConfig *cfg)
 {
@@ -494,11 +516,7 @@ void e1000epp_bring_up(E1000epp *d, const E1000eppConfig *cfg)
     for (i = 0; i < 128; i++) {
         e1000epp_wr(d, MTA + 4 * i, 0);
     }
-    e1000epp_wr(d, RDBAL0, (uint32_t)d->rx_ring);
-    e1000epp_wr(d, RDBAH0, (uint32_t)(d->rx_ring >> 32));
-    e1000epp_wr(d, RDLEN0, EPP_RING_COUNT * EPP_DESC_LEN);
-    e1000epp_wr(d, RDH0, 0);
-    e1000epp_wr(d, RDT0, 0);
+    ring_setup(d, RDBAL0, d->rx_ring);
     d->rx_tail = 0;
     d->rx_extended = cfg->rx_extended;
     e1000epp_wr(d, RDTR, 0);
@@ -512,11 +530,7 @@ void e1000epp_bring_up(E1000epp *d, const E1000eppConfig *cfg)
     e1000epp_wr(d, RCTL, rctl);
 
     /* §4.6.7 Transmit: ring, IPG, then TCTL.EN */
-    e1000epp_wr(d, TDBAL0, (uint32_t)d->tx_ring);
-    e1000epp_wr(d, TDBAH0, (uint32_t)(d->tx_ring >> 32));
-    e1000epp_wr(d, TDLEN0, EPP_RING_COUNT * EPP_DESC_LEN);
-    e1000epp_wr(d, TDH0, 0);
-    e1000epp_wr(d, TDT0, 0);
+    ring_setup(d, TDBAL0, d->tx_ring);
     d->tx_tail = 0;
     e1000epp_wr(d, TIDV, 0);
     e1000epp_wr(d, TADV, 0);
@@ -532,256 +546,4 @@ void e1000epp_bring_up(E1000epp *d, const E1000eppConfig *cfg)
     if (cfg->ims) {
         e1000epp_wr(d, IMS, cfg->ims);
     }
-}
-
-/* ---------------------------------------------------------------- */
-/* Transmit                                                         */
-/* ---------------------------------------------------------------- */
-
-void e1000epp_txd_legacy(uint8_t *desc, uint64_t addr, uint16_t len,
-                         uint32_t cmd)
-{
-    /* Legacy (§7.2.10.1): address; length | CSO | CMD; STA | CSS | VLAN */
-    stq_le_p(desc, addr);
-    stl_le_p(desc + 8, len | cmd);
-    stl_le_p(desc + 12, 0);
-}
-
-void e1000epp_txd_context(uint8_t *desc, uint8_t ipcss, uint8_t ipcso,
-                          uint16_t ipcse, uint8_t tucss, uint8_t tucso,
-                          uint16_t tucse, uint32_t paylen_tucmd)
-{
-    /*
-     * Context (§7.2.10.2): IPCSS | IPCSO | IPCSE; TUCSS | TUCSO | TUCSE;
-     * PAYLEN | DTYP=0000 | TUCMD (with DEXT); STA | HDRLEN | MSS.
-     */
-    stl_le_p(desc, ipcss | (ipcso << 8) | ((uint32_t)ipcse << 16));
-    stl_le_p(desc + 4, tucss | (tucso << 8) | ((uint32_t)tucse << 16));
-    stl_le_p(desc + 8, paylen_tucmd | TXD_DTYP_CTX | TXD_CMD_DEXT);
-    stl_le_p(desc + 12, 0);
-}
-
-void e1000epp_txd_data(uint8_t *desc, uint64_t addr, uint32_t len,
-                       uint32_t dcmd, uint32_t popts)
-{
-    /* Data (§7.2.10.3): address; DTALEN | DTYP=0001 | DCMD; STA | POPTS */
-    g_assert(len < (1u << 20));
-    stq_le_p(desc, addr);
-    stl_le_p(desc + 8, len | TXD_DTYP_DATA | TXD_CMD_DEXT | dcmd);
-    stl_le_p(desc + 12, popts);
-}
-
-uint32_t e1000epp_tx_write(E1000epp *d, const uint8_t *desc)
-{
-    uint32_t idx = d->tx_tail;
-
-    qtest_memwrite(d->qts, d->tx_ring + idx * EPP_DESC_LEN, desc,
-                   EPP_DESC_LEN);
-    d->tx_tail = (idx + 1) % EPP_RING_COUNT;
-    return idx;
-}
-
-void e1000epp_tx_kick(E1000epp *d)
-{
-    e1000epp_wr(d, TDT0, d->tx_tail);
-}
-
-uint32_t e1000epp_tx_push(E1000epp *d, const uint8_t *desc)
-{
-    uint32_t idx = e1000epp_tx_write(d, desc);
-
-    e1000epp_tx_kick(d);
-    return idx;
-}
-
-void e1000epp_tx_wait_done(E1000epp *d)
-{
-    /* TDH == TDT: the device has fetched and processed every descriptor */
-    e1000epp_wait_reg(d, TDH0, 0xffff, d->tx_tail, 100 * EPP_NS_PER_MS);
-}
-
-void e1000epp_tx_desc(E1000epp *d, uint32_t idx, uint8_t *desc)
-{
-    qtest_memread(d->qts, d->tx_ring + idx * EPP_DESC_LEN, desc,
-                  EPP_DESC_LEN);
-}
-
-/* ---------------------------------------------------------------- */
-/* Receive                                                          */
-/* ---------------------------------------------------------------- */
-
-uint32_t e1000epp_rx_post(E1000epp *d, uint64_t buf)
-{
-    uint8_t desc[EPP_DESC_LEN] = { 0 };
-    uint32_t idx = d->rx_tail;
-
-    /* Legacy and extended read formats both start with the buffer address */
-    stq_le_p(desc, buf);
-    qtest_memwrite(d->qts, d->rx_ring + idx * EPP_DESC_LEN, desc,
-                   EPP_DESC_LEN);
-    d->rx_tail = (idx + 1) % EPP_RING_COUNT;
-    /* RDT names the first descriptor the device may not use */
-    e1000epp_wr(d, RDT0, d->rx_tail);
-    return idx;
-}
-
-void e1000epp_rx_desc(E1000epp *d, uint32_t idx, uint8_t *desc)
-{
-    qtest_memread(d->qts, d->rx_ring + idx * EPP_DESC_LEN, desc,
-                  EPP_DESC_LEN);
-}
-
-typedef struct RxCond {
-    uint32_t idx;
-} RxCond;
-
-static bool rx_dd(E1000epp *d, void *opaque)
-{
-    RxCond *c = opaque;
-    uint8_t desc[EPP_DESC_LEN];
-
-    e1000epp_rx_desc(d, c->idx, desc);
-    /* DD: legacy status byte 12 bit 0; extended write-back dword 2 bit 0 */
-    return desc[d->rx_extended ? 8 : 12] & RXD_STA_DD;
-}
-
-void e1000epp_rx_wait_dd(E1000epp *d, uint32_t idx)
-{
-    RxCond c = { idx };
-    g_autofree char *what = g_strdup_printf("Rx descriptor %u DD", idx);
-
-    e1000epp_wait_until(d, rx_dd, &c, 10 * EPP_NS_PER_US,
-                        100 * EPP_NS_PER_MS, what);
-}
-
-/* ---------------------------------------------------------------- */
-/* Frames on the netdev socket                                      */
-/* ---------------------------------------------------------------- */
-
-void e1000epp_inject(E1000epp *d, const void *frame, size_t len)
-{
-    g_autofree uint8_t *msg = g_malloc(len + 4);
-    ssize_t ret;
-
-    stl_be_p(msg, len);
-    memcpy(msg + 4, frame, len);
-    ret = send(d->sock[0], msg, len + 4, 0);
-    g_assert_cmpint(ret, ==, len + 4);
-}
-
-static bool wire_has_data(E1000epp *d, void *opaque)
-{
-    return !e1000epp_wire_idle(d);
-}
-
-bool e1000epp_wire_idle(E1000epp *d)
-{
-    struct pollfd pfd = { .fd = d->sock[0], .events = POLLIN };
-
-    return poll(&pfd, 1, 0) == 0;
-}
-
-size_t e1000epp_collect(E1000epp *d, void *buf, size_t cap)
-{
-    uint8_t hdr[4];
-    uint32_t len;
-    ssize_t ret;
-
-    e1000epp_wait_until(d, wire_has_data, NULL, 10 * EPP_NS_PER_US,
-                        100 * EPP_NS_PER_MS, "frame on the wire");
-    ret = recv(d->sock[0], hdr, sizeof(hdr), MSG_WAITALL);
-    g_assert_cmpint(ret, ==, sizeof(hdr));
-    len = ldl_be_p(hdr);
-    g_assert_cmpuint(len, <=, cap);
-    ret = recv(d->sock[0], buf, len, MSG_WAITALL);
-    g_assert_cmpint(ret, ==, len);
-    return len;
-}
-
-/* ---------------------------------------------------------------- */
-/* Guest memory and helpers                                         */
-/* ---------------------------------------------------------------- */
-
-uint64_t e1000epp_alloc(E1000epp *d, size_t size)
-{
-    uint64_t addr = guest_alloc(&d->alloc, size);
-
-    g_assert(addr != 0);
-    return addr;
-}
-
-void e1000epp_memwrite(E1000epp *d, uint64_t addr, const void *buf,
-                       size_t len)
-{
-    qtest_memwrite(d->qts, addr, buf, len);
-}
-
-void e1000epp_memread(E1000epp *d, uint64_t addr, void *buf, size_t len)
-{
-    qtest_memread(d->qts, addr, buf, len);
-}
-
-uint32_t e1000epp_fcs(const uint8_t *frame, size_t len)
-{
-    /* IEEE 802.3 CRC-32: reflected polynomial 0xedb88320, inverted */
-    uint32_t crc = 0xffffffff;
-    size_t i;
-    int bit;
-
-    for (i = 0; i < len; i++) {
-        crc ^= frame[i];
-        for (bit = 0; bit < 8; bit++) {
-            crc = (crc >> 1) ^ (0xedb88320 & -(crc & 1));
-        }
-    }
-    return ~crc;
-}
-
-/* ---- scenario registration ---- */
-
-typedef struct ScenarioRun {
-    const char *model;
-    const E1000eppScenario *scenario;
-} ScenarioRun;
-
-static void run_scenario(const void *opaque)
-{
-    const ScenarioRun *run = opaque;
-
-    if (!qtest_has_device(run->model)) {
-        g_test_skip("device not built into this QEMU binary");
-        return;
-    }
-    run->scenario->fn(run->model);
-}
-
-void e1000epp_add_scenarios(const E1000eppScenario *list, size_t n)
-{
-    static const char *const models[] = { "e1000e-pp", "e1000e" };
-    size_t m, s;
-
-    for (m = 0; m < ARRAY_SIZE(models); m++) {
-        for (s = 0; s < n; s++) {
-            ScenarioRun *run = g_new0(ScenarioRun, 1);
-            g_autofree char *path = g_strdup_printf("%s/%s", models[m],
-                                                    list[s].name);
-
-            run->model = models[m];
-            run->scenario = &list[s];
-            qtest_add_data_func(path, run, run_scenario);
-        }
-    }
-}
-
-uint64_t e1000epp_qom_u64(E1000epp *d, const char *property)
-{
-    QDict *rsp = qtest_qmp(d->qts, "{'execute': 'qom-get', 'arguments': "
-                           "{'path': '/machine/peripheral/" EPP_DEV_ID "', "
-                           "'property': %s}}", property);
-    uint64_t v;
-
-    g_assert(qdict_haskey(rsp, "return"));
-    v = qdict_get_int(rsp, "return");
-    qobject_unref(rsp);
-    return v;
 }

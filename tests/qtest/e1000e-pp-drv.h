@@ -73,22 +73,15 @@ typedef bool (*E1000eppCond)(E1000epp *d, void *opaque);
 #define EPP_DEV_ID          "nic0"
 
 E1000epp *e1000epp_start(const char *model, const char *extra_args);
+/*
+ * The same with -device properties ("rx-backpressure=on", "mac=...");
+ * mac=EPP_MAC_STR is added unless dev_props names a MAC.
+ */
+E1000epp *e1000epp_start_dev(const char *model, const char *dev_props,
+                             const char *extra_args);
 /* A uint64 QOM property of the device (e1000e-pp's rx-* counters ...) */
 uint64_t e1000epp_qom_u64(E1000epp *d, const char *property);
 
-/*
- * A scenario runs against one model; e1000epp_add_scenarios registers
- * every scenario for e1000e-pp and for the stock e1000e as the GLib test
- * path "<model>/<name>" (skipped when the binary lacks that device).
- */
-typedef struct E1000eppScenario {
-    const char *name;
-    void (*fn)(const char *model);
-} E1000eppScenario;
-
-#define E1000EPP_SCENARIO(fn) { #fn, fn }
-
-void e1000epp_add_scenarios(const E1000eppScenario *list, size_t n);
 void e1000epp_stop(E1000epp *d);
 void e1000epp_bring_up(E1000epp *d, const E1000eppConfig *cfg);
 
@@ -136,7 +129,7 @@ void e1000epp_wait_msix_pending(E1000epp *d, uint16_t vector,
                                 uint64_t budget_ns);
 
 /*
- * Message interrupts landing in guest RAM (txq).  e1000epp_msi_enable
+ * Message interrupts landing in guest RAM.  e1000epp_msi_enable
  * programs the MSI capability with a guest-RAM address and enables it:
  * every message the device sends then stores `data` there.
  * e1000epp_msix_vector_to_ram does the same for one MSI-X table entry

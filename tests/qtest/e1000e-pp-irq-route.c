@@ -15,7 +15,7 @@
 #include "libqos/pci.h"
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
-#include "e1000e-pp-txq.h"
+#include "e1000e-pp-irq-test.h"
 
 #define MSI_DATA            0x4d53
 #define MSIX_DATA(v)        (0x5eed0000u | (v))
@@ -35,13 +35,10 @@ static bool line_high(E1000epp *d)
 
 void irq_icr_clear_on_read_rules(const char *model)
 {
-    E1000epp *d = e1000epp_start(model, NULL);
+    E1000epp *d = irq_start_intx(model);
     uint32_t icr;
 
     /* Given: a device up in INTx mode, every cause masked, ICR empty */
-    e1000epp_watch_intx(d);
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    e1000epp_rd(d, ICR);
     EPP_EXPECT_REG(d, IMS, 0xffffffff, 0);
 
     /*
@@ -51,7 +48,7 @@ void irq_icr_clear_on_read_rules(const char *model)
     e1000epp_wr(d, ICS, ICR_TXDW | ICR_LSC);
     g_assert_false(line_high(d));
     icr = e1000epp_rd(d, ICR);
-    if (txq_stock_differs(model, "ICR reads INT_ASSERTED with IMS = 0 "
+    if (stock_differs(model, "ICR reads INT_ASSERTED with IMS = 0 "
                           "(0x80000005), and outside MSI-X every ICR read "
                           "clears, whatever IMS and INT_ASSERTED say")) {
         e1000epp_stop(d);
@@ -91,13 +88,10 @@ void irq_icr_clear_on_read_rules(const char *model)
 
 void irq_ics_ims_imc_intx_level(const char *model)
 {
-    E1000epp *d = e1000epp_start(model, NULL);
+    E1000epp *d = irq_start_intx(model);
     uint32_t icr;
 
     /* Given: a device up in INTx mode */
-    e1000epp_watch_intx(d);
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    e1000epp_rd(d, ICR);
 
     /* IMS sets, IMC clears, IMS reads back the mask */
     e1000epp_wr(d, IMS, ICR_TXDW | ICR_RXT0 | ICR_LSC);
@@ -119,7 +113,7 @@ void irq_ics_ims_imc_intx_level(const char *model)
 
     /* When: IMS enables it again; Then: the pending cause raises the line */
     e1000epp_wr(d, IMS, ICR_TXDW);
-    if (txq_stock_differs(model, "an IMS write does not re-assert INTx "
+    if (stock_differs(model, "an IMS write does not re-assert INTx "
                           "for a cause already pending in ICR")) {
         e1000epp_stop(d);
         return;
@@ -136,8 +130,8 @@ void irq_ics_ims_imc_intx_level(const char *model)
         uint8_t f[60], desc[EPP_DESC_LEN];
         uint64_t g = e1000epp_alloc(d, sizeof(f));
 
-        txq_eth_header(f, 0x88b5);
-        txq_fill(f + 14, sizeof(f) - 14, 3);
+        tx_eth_header(f, 0x88b5);
+        fill_pattern(f + 14, sizeof(f) - 14, 3);
         e1000epp_memwrite(d, g, f, sizeof(f));
         e1000epp_txd_legacy(desc, g, sizeof(f),
                             TXD_CMD_EOP | TXD_CMD_IFCS | TXD_CMD_RS);
@@ -153,13 +147,10 @@ void irq_ics_ims_imc_intx_level(const char *model)
 
 void irq_iame_auto_mask_on_icr_read(const char *model)
 {
-    E1000epp *d = e1000epp_start(model, NULL);
+    E1000epp *d = irq_start_intx(model);
     uint32_t icr;
 
     /* Given: INTx, CTRL_EXT.IAME, IAM = TXDW|LSC, IMS = TXDW|LSC|RXT0 */
-    e1000epp_watch_intx(d);
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    e1000epp_rd(d, ICR);
     e1000epp_wr(d, IAM, ICR_TXDW | ICR_LSC);
     e1000epp_wr(d, CTRL_EXT, e1000epp_rd(d, CTRL_EXT) | CTRL_EXT_IAME);
     e1000epp_wr(d, IMS, ICR_TXDW | ICR_LSC | ICR_RXT0);
@@ -169,7 +160,7 @@ void irq_iame_auto_mask_on_icr_read(const char *model)
     g_assert_true(line_high(d));
     icr = e1000epp_rd(d, ICR);
     g_assert_cmphex(icr, ==, ICR_INT_ASSERTED | ICR_TXDW);
-    if (txq_stock_differs(model, "outside MSI-X the ICR read clears ICR "
+    if (stock_differs(model, "outside MSI-X the ICR read clears ICR "
                           "before IAME is looked at, so IMS is never "
                           "auto-masked")) {
         e1000epp_stop(d);
@@ -254,7 +245,7 @@ void irq_selftest_icr_bits_0_to_14(const char *model)
         e1000epp_wr(d, ICS, mask);
         test_icr = selftest_sleep_and_handle(d);
         if (!(test_icr & mask)) {
-            if (txq_is_stock(model)) {
+            if (is_stock(model)) {
                 dropped |= mask;
                 continue;
             }
@@ -280,7 +271,7 @@ void irq_selftest_icr_bits_0_to_14(const char *model)
      * test" failure on QEMU).
      */
     g_test_message("bits that never interrupted: 0x%03x", dropped);
-    g_assert_cmphex(dropped, ==, txq_is_stock(model) ? 0x128 : 0);
+    g_assert_cmphex(dropped, ==, is_stock(model) ? 0x128 : 0);
     e1000epp_stop(d);
 }
 
@@ -290,16 +281,13 @@ void irq_selftest_icr_bits_0_to_14(const char *model)
 
 void irq_msi_message_per_assertion(const char *model)
 {
-    E1000epp *d = e1000epp_start(model, NULL);
+    E1000epp *d = irq_start_intx(model);
     uint64_t slot = e1000epp_alloc(d, 4);
     uint8_t f[60], desc[EPP_DESC_LEN];
     uint64_t g;
     uint32_t icr;
 
     /* Given: MSI enabled, its message address in guest RAM */
-    e1000epp_watch_intx(d);
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    e1000epp_rd(d, ICR);
     qtest_writel(d->qts, slot, 0);
     e1000epp_msi_enable(d, slot, MSI_DATA);
 
@@ -316,7 +304,7 @@ void irq_msi_message_per_assertion(const char *model)
     qtest_writel(d->qts, slot, 0);
 
     /* When: forced again before ICR is read; Then: no second message */
-    if (txq_stock_differs(model, "every ICS sends another MSI message, "
+    if (stock_differs(model, "every ICS sends another MSI message, "
                           "even while the previous cause is unread")) {
         e1000epp_stop(d);
         return;
@@ -332,8 +320,8 @@ void irq_msi_message_per_assertion(const char *model)
 
     /* When: a transmit completes with RS; Then: the next message */
     g = e1000epp_alloc(d, sizeof(f));
-    txq_eth_header(f, 0x88b5);
-    txq_fill(f + 14, sizeof(f) - 14, 9);
+    tx_eth_header(f, 0x88b5);
+    fill_pattern(f + 14, sizeof(f) - 14, 9);
     e1000epp_memwrite(d, g, f, sizeof(f));
     e1000epp_txd_legacy(desc, g, sizeof(f),
                         TXD_CMD_EOP | TXD_CMD_IFCS | TXD_CMD_RS);
@@ -392,17 +380,12 @@ static void ivar_linux(E1000epp *d)
                 ((IVAR_VALID | 2) << IVAR_OTHER_SHIFT));
 }
 
-static void send_one(E1000epp *d, uint32_t extra_cmd)
+/* The device up, MSI-X on with every vector to RAM, IVAR as Linux's */
+static void msix_up(E1000epp *d, MsixRig *r)
 {
-    uint8_t f[60], desc[EPP_DESC_LEN];
-    uint64_t g = e1000epp_alloc(d, sizeof(f));
-
-    txq_eth_header(f, 0x88b5);
-    txq_fill(f + 14, sizeof(f) - 14, 0x5a);
-    e1000epp_memwrite(d, g, f, sizeof(f));
-    e1000epp_txd_legacy(desc, g, sizeof(f),
-                        TXD_CMD_EOP | TXD_CMD_IFCS | TXD_CMD_RS | extra_cmd);
-    e1000epp_tx_push(d, desc);
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    msix_rig(d, r);
+    ivar_linux(d);
 }
 
 static bool rx0_dd(E1000epp *d, void *opaque)
@@ -418,12 +401,9 @@ static void receive_one(E1000epp *d, uint32_t idx)
 {
     uint8_t f[60];
 
-    memcpy(f, epp_mac, 6);
-    memcpy(f + 6, (uint8_t[]) { 0x02, 0, 0, 0, 0, 1 }, 6);
-    stw_be_p(f + 12, 0x88b5);
-    txq_fill(f + 14, sizeof(f) - 14, 0x3c);
+    frame_fill(f, sizeof(f), false, 0x3c);
     e1000epp_inject(d, f, sizeof(f));
-    txq_settle(d, rx0_dd, &idx, "Rx descriptor DD");
+    settle(d, rx0_dd, &idx, "Rx descriptor DD");
 }
 
 void irq_msix_ivar_routing_tx_rx_other(const char *model)
@@ -437,9 +417,7 @@ void irq_msix_ivar_routing_tx_rx_other(const char *model)
      * EIAC = RXQ0|TXQ0, IMS = RXQ0|TXQ0|OTHER + the other causes.
      */
     e1000epp_watch_intx(d);
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    msix_rig(d, &r);
-    ivar_linux(d);
+    msix_up(d, &r);
     e1000epp_wr(d, EIAC, ICR_RXQ0 | ICR_TXQ0);
     e1000epp_wr(d, ICR, 0xffffffff);
     e1000epp_wr(d, IMS, ICR_RXQ0 | ICR_TXQ0 | ICR_OTHER |
@@ -447,7 +425,7 @@ void irq_msix_ivar_routing_tx_rx_other(const char *model)
     g_assert_cmphex(msix_fired(d, &r), ==, 0);
 
     /* When: a frame is sent with RS; Then: vector 1 alone */
-    send_one(d, 0);
+    irq_send_small(d, 0, 0x5a, 0);
     g_assert_cmphex(msix_fired(d, &r), ==, 1u << 1);
 
     /* When: a frame is received; Then: vector 0 alone */
@@ -483,9 +461,7 @@ void irq_msix_eiac_auto_clear(const char *model)
     uint32_t icr;
 
     /* Given: MSI-X, Tx queue 0 on vector 1, IMS.TXQ0, EIAC = 0 */
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    msix_rig(d, &r);
-    ivar_linux(d);
+    msix_up(d, &r);
     e1000epp_wr(d, EIAC, 0);
     e1000epp_wr(d, ICR, 0xffffffff);
     e1000epp_wr(d, IMS, ICR_TXQ0);
@@ -513,8 +489,8 @@ void irq_msix_eiac_auto_clear(const char *model)
 
     /* Then: while IMS.TXQ0 is clear, a Tx completion sends nothing */
     e1000epp_step(d, EPP_NS_PER_MS);
-    send_one(d, 0);
-    if (txq_stock_differs(model, "vector 1 fires for a Tx completion "
+    irq_send_small(d, 0, 0x5a, 0);
+    if (stock_differs(model, "vector 1 fires for a Tx completion "
                           "while IMS.TXQ0 is clear")) {
         qpci_msix_disable(d->pdev);
         e1000epp_stop(d);
@@ -529,7 +505,7 @@ void irq_msix_eiac_auto_clear(const char *model)
 
     /* Then: the next Tx completion fires and auto-clears again */
     e1000epp_step(d, EPP_NS_PER_MS);
-    send_one(d, 0);
+    irq_send_small(d, 0, 0x5a, 0);
     g_assert_cmphex(msix_fired(d, &r), ==, 1u << 1);
     EPP_EXPECT_REG(d, IMS, 0xffffffff, 0);
     icr = e1000epp_rd(d, ICR);
@@ -548,9 +524,7 @@ void irq_msix_eiame_auto_mask(const char *model)
      * Given: MSI-X, CTRL_EXT.EIAME, IAM all ones (as Linux), EIAC = 0 so
      * that only the auto-mask acts, IMS = RXQ0|TXQ0|OTHER|LSC.
      */
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    msix_rig(d, &r);
-    ivar_linux(d);
+    msix_up(d, &r);
     e1000epp_wr(d, IAM, 0xffffffff);
     e1000epp_wr(d, EIAC, 0);
     e1000epp_wr(d, CTRL_EXT, (e1000epp_rd(d, CTRL_EXT) & ~CTRL_EXT_IAME) |
@@ -561,7 +535,7 @@ void irq_msix_eiame_auto_mask(const char *model)
     /* When: vector 1 fires; Then: its cause TXQ0 is masked, no other */
     force_later(d, ICR_TXQ0);
     g_assert_cmphex(msix_fired(d, &r), ==, 1u << 1);
-    if (txq_stock_differs(model, "EIAME clears the cause from IAM "
+    if (stock_differs(model, "EIAME clears the cause from IAM "
                           "instead of masking it in IMS")) {
         qpci_msix_disable(d->pdev);
         e1000epp_stop(d);
@@ -600,9 +574,7 @@ void irq_msix_other_aggregates_lsc(const char *model)
     uint32_t icr;
 
     /* Given: MSI-X, OTHER on vector 2, IMS = OTHER|LSC, link up */
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    msix_rig(d, &r);
-    ivar_linux(d);
+    msix_up(d, &r);
     e1000epp_wr(d, ICR, 0xffffffff);
     e1000epp_wr(d, IMS, ICR_OTHER | ICR_LSC);
 
@@ -617,7 +589,7 @@ void irq_msix_other_aggregates_lsc(const char *model)
      * When: the link really drops (PHY power-down, BMCR bit 11) and
      * comes back; Then: each change is an LSC on vector 2.
      */
-    if (txq_stock_differs(model, "BMCR power-down does not drop the "
+    if (stock_differs(model, "BMCR power-down does not drop the "
                           "link")) {
         qpci_msix_disable(d->pdev);
         e1000epp_stop(d);

@@ -14,7 +14,7 @@
 #include "libqos/pci.h"
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
-#include "e1000e-pp-txq.h"
+#include "e1000e-pp-irq-test.h"
 
 #define ITR_UNIT_NS     256
 #define DELAY_UNIT_NS   1024
@@ -42,12 +42,12 @@ static void expect_fires_at(E1000epp *d, int64_t t, Fired fired,
 {
     g_autofree char *why = NULL;
 
-    txq_step_to(d, t - 1);
+    step_to(d, t - 1);
     if (fired(d, opaque)) {
         why = g_strdup_printf("%s: already fired at %" PRId64 " ns, 1 ns "
                               "early", what, t - 1);
     } else {
-        txq_step_to(d, t);
+        step_to(d, t);
         if (!fired(d, opaque)) {
             why = g_strdup_printf("%s: not fired at %" PRId64 " ns", what,
                                   t);
@@ -75,15 +75,9 @@ static void expect_quiet(E1000epp *d, Fired fired, void *opaque,
 /* A device up in INTx mode with the IOAPIC watched */
 static E1000epp *start_intx(const char *model)
 {
-    E1000epp *d = e1000epp_start(model, NULL);
-
     tx_buf = 0;
     rx_good = 0;
-
-    e1000epp_watch_intx(d);
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    e1000epp_rd(d, ICR);
-    return d;
+    return irq_start_intx(model);
 }
 
 /* ---------------------------------------------------------------- */
@@ -93,17 +87,7 @@ static E1000epp *start_intx(const char *model)
 /* Queue one 60-byte frame; TDT write happens at the current time */
 static void send_frame(E1000epp *d, uint32_t cmd)
 {
-    uint8_t f[60], desc[EPP_DESC_LEN];
-
-    if (!tx_buf) {
-        tx_buf = e1000epp_alloc(d, sizeof(f));
-        txq_eth_header(f, 0x88b5);
-        txq_fill(f + 14, sizeof(f) - 14, 0x71);
-        e1000epp_memwrite(d, tx_buf, f, sizeof(f));
-    }
-    e1000epp_txd_legacy(desc, tx_buf, sizeof(f),
-                        TXD_CMD_EOP | TXD_CMD_IFCS | TXD_CMD_RS | cmd);
-    e1000epp_tx_push(d, desc);
+    tx_buf = irq_send_small(d, tx_buf, 0x71, cmd);
     /* Processed within the TDT write: no time passes */
     EPP_EXPECT_REG(d, TDH0, 0xffff, d->tx_tail);
 }
@@ -126,13 +110,9 @@ static void receive_frame(E1000epp *d)
     uint32_t want = rx_good + 1;
 
     e1000epp_rx_post(d, e1000epp_alloc(d, 2048));
-
-    memcpy(f, epp_mac, 6);
-    memcpy(f + 6, (uint8_t[]) { 0x02, 0, 0, 0, 0, 1 }, 6);
-    stw_be_p(f + 12, 0x88b5);
-    txq_fill(f + 14, sizeof(f) - 14, 0x17);
+    frame_fill(f, sizeof(f), false, 0x17);
     e1000epp_inject(d, f, sizeof(f));
-    txq_settle(d, rx_counted, &want, "frame counted in GPRC");
+    settle(d, rx_counted, &want, "frame counted in GPRC");
 }
 
 /* ---------------------------------------------------------------- */
@@ -145,7 +125,7 @@ static void itr_case(const char *model, uint32_t itr)
     uint32_t eff = itr;
     int64_t t0;
 
-    if (txq_is_stock(model) && itr < STOCK_MIN_XITR) {
+    if (is_stock(model) && itr < STOCK_MIN_XITR) {
         /* stock e1000e: a forced minimum the datasheet does not have */
         eff = STOCK_MIN_XITR;
     }
@@ -293,54 +273,6 @@ void rdtr_restarts_per_frame(const char *model)
     e1000epp_stop(d);
 }
 
-void radv_absolute_bound(const char *model)
-{
-    E1000epp *d = start_intx(model);
-    int64_t t0;
-
-    /* Given: RDTR = 100 (102.4 us), RADV = 150 (153.6 us), IMS.RXT0 */
-    e1000epp_wr(d, RDTR, 100);
-    e1000epp_wr(d, RADV, 150);
-    e1000epp_wr(d, IMS, ICR_RXT0);
-
-    /*
-     * When: frames at T0, T0 + 60 us and T0 + 120 us (each restarting
-     * RDTR, which alone would fire at T0 + 222.4 us)
-     */
-    t0 = d->now_ns;
-    receive_frame(d);
-    e1000epp_step(d, 60000);
-    receive_frame(d);
-    e1000epp_step(d, 60000);
-    receive_frame(d);
-
-    /* Then: RADV bounds the delay: T0 + 153.6 us */
-    expect_fires_at(d, t0 + 150 * DELAY_UNIT_NS, line_high, NULL,
-                    "RADV absolute");
-    e1000epp_stop(d);
-}
-
-void rdtr_fpd_flushes(const char *model)
-{
-    E1000epp *d = start_intx(model);
-
-    /* Given: RDTR = 1000 (1.024 ms), IMS.RXT0, one frame pending */
-    e1000epp_wr(d, RDTR, 1000);
-    e1000epp_wr(d, IMS, ICR_RXT0);
-    receive_frame(d);
-    e1000epp_step(d, 10000);
-    expect_quiet(d, line_high, NULL, "RDTR before FPD");
-
-    /* When: RDTR is written with FPD; Then: RXT0 at once */
-    e1000epp_wr(d, RDTR, 1000 | RDTR_FPD);
-    g_assert_true(line_high(d, NULL));
-    g_assert_cmphex(e1000epp_rd(d, ICR) & ICR_RXT0, ==, ICR_RXT0);
-
-    /* Then: FPD is write-only; the delay keeps its value */
-    EPP_EXPECT_REG(d, RDTR, 0xffffffff, 1000);
-    e1000epp_stop(d);
-}
-
 /* ---------------------------------------------------------------- */
 /* TIDV / TADV                                                      */
 /* ---------------------------------------------------------------- */
@@ -380,113 +312,158 @@ void tidv_ide_delays_txdw(const char *model)
     e1000epp_stop(d);
 }
 
-void tadv_absolute_bound(const char *model)
+/* ---------------------------------------------------------------- */
+/* The Rx and Tx delay pairs as data                                */
+/* ---------------------------------------------------------------- */
+
+/* One delay-timer pair: its registers, cause, vector and stimulus */
+typedef struct DelayPath {
+    const char *delay, *absolute;   /* register names for messages */
+    uint32_t delay_reg, abs_reg;
+    uint32_t cause, msix_cause;
+    int vector;                     /* MSI-X vector in start_msix */
+    void (*stimulus)(E1000epp *d);  /* one frame / one IDE packet */
+    bool no_time_passes;            /* assert the stimulus took 0 ns */
+    uint32_t fpd;                   /* the delay register's FPD bit */
+    const char *stock_fpd;          /* stock e1000e's FPD read-back */
+} DelayPath;
+
+static void one_frame(E1000epp *d)
+{
+    receive_frame(d);
+}
+
+static void one_ide_packet(E1000epp *d)
+{
+    send_frame(d, TXD_CMD_IDE);
+}
+
+static const DelayPath rx_path = {
+    "RDTR", "RADV", RDTR, RADV, ICR_RXT0, ICR_RXQ0, 0, one_frame, true,
+    RDTR_FPD, NULL,
+};
+static const DelayPath tx_path = {
+    "TIDV", "TADV", TIDV, TADV, ICR_TXDW, ICR_TXQ0, 1, one_ide_packet, false,
+    TIDV_FPD, "TIDV reads back 0 after a write with FPD",
+};
+
+/*
+ * Given delay = 1000 (1.024 ms), the cause enabled, one write-back
+ * pending, when the delay register is written with FPD, then the cause
+ * fires at once, and (FPD being write-only) the delay keeps its value.
+ */
+static void fpd_flushes(const char *model, const DelayPath *p)
 {
     E1000epp *d = start_intx(model);
-    int64_t t0;
+    g_autofree char *before = g_strdup_printf("%s before FPD", p->delay);
 
-    /* Given: TIDV = 100 (102.4 us), TADV = 150 (153.6 us), IMS.TXDW */
-    e1000epp_wr(d, TIDV, 100);
-    e1000epp_wr(d, TADV, 150);
-    e1000epp_wr(d, IMS, ICR_TXDW);
+    e1000epp_wr(d, p->delay_reg, 1000);
+    e1000epp_wr(d, IMS, p->cause);
+    p->stimulus(d);
+    e1000epp_step(d, 10000);
+    expect_quiet(d, line_high, NULL, before);
 
-    /* When: IDE packets at T0, T0 + 60 us, T0 + 120 us */
-    t0 = d->now_ns;
-    send_frame(d, TXD_CMD_IDE);
-    e1000epp_step(d, 60000);
-    send_frame(d, TXD_CMD_IDE);
-    e1000epp_step(d, 60000);
-    send_frame(d, TXD_CMD_IDE);
-
-    /* Then: TADV bounds the delay: T0 + 153.6 us */
-    expect_fires_at(d, t0 + 150 * DELAY_UNIT_NS, line_high, NULL,
-                    "TADV absolute");
+    e1000epp_wr(d, p->delay_reg, 1000 | p->fpd);
+    g_assert_true(line_high(d, NULL));
+    g_assert_cmphex(e1000epp_rd(d, ICR) & p->cause, ==, p->cause);
+    if (p->stock_fpd && stock_differs(model, p->stock_fpd)) {
+        e1000epp_stop(d);
+        return;
+    }
+    EPP_EXPECT_REG(d, p->delay_reg, 0xffffffff, 1000);
     e1000epp_stop(d);
+}
+
+void rdtr_fpd_flushes(const char *model)
+{
+    fpd_flushes(model, &rx_path);
 }
 
 void tidv_fpd_flushes(const char *model)
 {
+    fpd_flushes(model, &tx_path);
+}
+
+/*
+ * Given delay = 100 (102.4 us), absolute = 150 (153.6 us), the cause
+ * enabled, when a stimulus arrives at T0, T0 + 60 us and T0 + 120 us
+ * (each restarting the delay, which alone would fire at T0 + 222.4 us),
+ * then the absolute timer bounds the delay: T0 + 153.6 us.
+ */
+static void absolute_bound(const char *model, const DelayPath *p)
+{
     E1000epp *d = start_intx(model);
+    g_autofree char *what = g_strdup_printf("%s absolute", p->absolute);
+    int64_t t0;
 
-    /* Given: TIDV = 1000 (1.024 ms), IMS.TXDW, an IDE write-back pending */
-    e1000epp_wr(d, TIDV, 1000);
-    e1000epp_wr(d, IMS, ICR_TXDW);
-    send_frame(d, TXD_CMD_IDE);
-    e1000epp_step(d, 10000);
-    expect_quiet(d, line_high, NULL, "TIDV before FPD");
+    e1000epp_wr(d, p->delay_reg, 100);
+    e1000epp_wr(d, p->abs_reg, 150);
+    e1000epp_wr(d, IMS, p->cause);
 
-    /* When: TIDV is written with FPD; Then: TXDW at once */
-    e1000epp_wr(d, TIDV, 1000 | TIDV_FPD);
-    g_assert_true(line_high(d, NULL));
-    g_assert_cmphex(e1000epp_rd(d, ICR) & ICR_TXDW, ==, ICR_TXDW);
-    if (txq_stock_differs(model, "TIDV reads back 0 after a write with "
-                          "FPD")) {
+    t0 = d->now_ns;
+    p->stimulus(d);
+    e1000epp_step(d, 60000);
+    p->stimulus(d);
+    e1000epp_step(d, 60000);
+    p->stimulus(d);
+
+    expect_fires_at(d, t0 + 150 * DELAY_UNIT_NS, line_high, NULL, what);
+    e1000epp_stop(d);
+}
+
+void radv_absolute_bound(const char *model)
+{
+    absolute_bound(model, &rx_path);
+}
+
+void tadv_absolute_bound(const char *model)
+{
+    absolute_bound(model, &tx_path);
+}
+
+/*
+ * Given MSI-X, the path on its vector (EITR = 0), delay = 100, absolute
+ * 0, the queue cause enabled, when one stimulus arrives at T0, then the
+ * vector fires at T0 + 102.4 us, not before.
+ */
+static void delay_under_msix(const char *model, const DelayPath *p)
+{
+    E1000epp *d = start_msix(model);
+    g_autofree char *what = g_strdup_printf("%s under MSI-X", p->delay);
+    gpointer vec = GINT_TO_POINTER(p->vector);
+    int64_t t0;
+
+    e1000epp_wr(d, EITR(p->vector), 0);
+    e1000epp_wr(d, p->delay_reg, 100);
+    e1000epp_wr(d, p->abs_reg, 0);
+    e1000epp_wr(d, IMS, p->msix_cause);
+
+    t0 = d->now_ns;
+    p->stimulus(d);
+    if (p->no_time_passes) {
+        g_assert_cmpint(d->now_ns, ==, t0);
+    }
+
+    if (is_stock(model)) {
+        /* stock e1000e: the delay timers do not apply under MSI-X */
+        g_assert_true(vector_fired(d, vec));
+        qpci_msix_disable(d->pdev);
         e1000epp_stop(d);
         return;
     }
-    EPP_EXPECT_REG(d, TIDV, 0xffffffff, 1000);
+
+    expect_quiet(d, vector_fired, vec, what);
+    expect_fires_at(d, t0 + 100 * DELAY_UNIT_NS, vector_fired, vec, what);
+    qpci_msix_disable(d->pdev);
     e1000epp_stop(d);
 }
 
 void tidv_under_msix(const char *model)
 {
-    E1000epp *d = start_msix(model);
-    int64_t t0;
-
-    /* Given: MSI-X, Tx on vector 1 (EITR1 = 0), TIDV = 100, IMS.TXQ0 */
-    e1000epp_wr(d, EITR(1), 0);
-    e1000epp_wr(d, TIDV, 100);
-    e1000epp_wr(d, TADV, 0);
-    e1000epp_wr(d, IMS, ICR_TXQ0);
-
-    /* When: an IDE packet at T0 */
-    t0 = d->now_ns;
-    send_frame(d, TXD_CMD_IDE);
-
-    if (txq_is_stock(model)) {
-        /* stock e1000e: the delay timers do not apply under MSI-X */
-        g_assert_true(vector_fired(d, GINT_TO_POINTER(1)));
-        qpci_msix_disable(d->pdev);
-        e1000epp_stop(d);
-        return;
-    }
-
-    /* Then: vector 1 fires at T0 + 102.4 us, not before */
-    expect_quiet(d, vector_fired, GINT_TO_POINTER(1), "TIDV under MSI-X");
-    expect_fires_at(d, t0 + 100 * DELAY_UNIT_NS, vector_fired,
-                    GINT_TO_POINTER(1), "TIDV under MSI-X");
-    qpci_msix_disable(d->pdev);
-    e1000epp_stop(d);
+    delay_under_msix(model, &tx_path);
 }
 
 void rdtr_under_msix(const char *model)
 {
-    E1000epp *d = start_msix(model);
-    int64_t t0;
-
-    /* Given: MSI-X, Rx on vector 0 (EITR0 = 0), RDTR = 100, IMS.RXQ0 */
-    e1000epp_wr(d, EITR(0), 0);
-    e1000epp_wr(d, RDTR, 100);
-    e1000epp_wr(d, RADV, 0);
-    e1000epp_wr(d, IMS, ICR_RXQ0);
-
-    /* When: one frame at T0 */
-    t0 = d->now_ns;
-    receive_frame(d);
-    g_assert_cmpint(d->now_ns, ==, t0);
-
-    if (txq_is_stock(model)) {
-        /* stock e1000e: the delay timers do not apply under MSI-X */
-        g_assert_true(vector_fired(d, GINT_TO_POINTER(0)));
-        qpci_msix_disable(d->pdev);
-        e1000epp_stop(d);
-        return;
-    }
-
-    /* Then: vector 0 fires at T0 + 102.4 us, not before */
-    expect_quiet(d, vector_fired, GINT_TO_POINTER(0), "RDTR under MSI-X");
-    expect_fires_at(d, t0 + 100 * DELAY_UNIT_NS, vector_fired,
-                    GINT_TO_POINTER(0), "RDTR under MSI-X");
-    qpci_msix_disable(d->pdev);
-    e1000epp_stop(d);
+    delay_under_msix(model, &rx_path);
 }

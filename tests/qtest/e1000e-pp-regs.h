@@ -6,7 +6,11 @@
  * datasheet (chapter 10, "Programming Interface"; chapter 7 for the
  * descriptor formats).  This header deliberately includes neither the
  * model's headers nor QEMU's e1000_regs.h: a wrong constant must not be
- * wrong on both sides of the test.
+ * wrong on both sides of the test.  Each value was checked against the
+ * facts in the Linux e1000e driver's regs.h, hw.h and defines.h.
+ *
+ * This is the only place the qtests define register offsets and bits;
+ * test-local constants are descriptor layouts and datasheet literals.
  */
 
 #ifndef E1000E_PP_REGS_H
@@ -26,6 +30,7 @@
 #define FCAL            0x00028     /* Flow Control Address Low */
 #define FCAH            0x0002c     /* Flow Control Address High */
 #define FCT             0x00030     /* Flow Control Type */
+#define VET             0x00038     /* VLAN EtherType, reset 0x8100 */
 #define FCTTV           0x00170     /* Flow Control Transmit Timer Value */
 #define EXTCNF_CTRL     0x00f00     /* Extended Configuration Control */
 #define PBA             0x01000     /* Packet Buffer Allocation */
@@ -39,6 +44,7 @@
 #define IAM             0x000e0     /* Interrupt Acknowledge Auto Mask */
 #define EIAC            0x000dc     /* Extended Interrupt Auto Clear */
 #define IVAR            0x000e4     /* Interrupt Vector Allocation */
+#define EITR(n)         (0x000e8 + 4 * (n))  /* MSI-X vector n throttle */
 
 /* Receive registers (§10.2.5) */
 #define RCTL            0x00100     /* Receive Control */
@@ -83,8 +89,11 @@
 #define GOTCL           0x04090     /* Good Octets Transmitted Count Low */
 #define GOTCH           0x04094     /* Good Octets Transmitted Count High */
 #define RNBC            0x040a0     /* Receive No Buffers Count */
+#define RUC             0x040a4     /* Receive Undersize Count */
+#define ROC             0x040ac     /* Receive Oversize Count */
 #define TPR             0x040d0     /* Total Packets Received */
 #define TPT             0x040d4     /* Total Packets Transmitted */
+#define TSCTC           0x040f8     /* TCP Segmentation Context Tx Count */
 
 /* CTRL bits (§10.2.2.1) */
 #define CTRL_FD             0x00000001u  /* Full duplex */
@@ -111,6 +120,9 @@
 /* EECD bits (§10.2.2.3) */
 #define EECD_PRES           0x00000100u  /* NVM present */
 #define EECD_AUTO_RD        0x00000200u  /* NVM auto-read done */
+
+/* EXTCNF_CTRL bits (§10.2.2.9) */
+#define EXTCNF_CTRL_MDIO_SW_OWNERSHIP 0x00000020u /* software owns MDIO */
 
 /* EERD fields (§10.2.2.4) */
 #define EERD_START          0x00000001u
@@ -145,6 +157,7 @@
 #define ICR_TXDW            0x00000001u  /* Tx descriptor written back */
 #define ICR_TXQE            0x00000002u  /* Tx queue empty */
 #define ICR_LSC             0x00000004u  /* Link status change */
+#define ICR_RXSEQ           0x00000008u  /* Rx sequence error */
 #define ICR_RXDMT0          0x00000010u  /* Rx descriptor minimum threshold */
 #define ICR_RXO             0x00000040u  /* Receiver overrun */
 #define ICR_RXT0            0x00000080u  /* Rx timer interrupt */
@@ -172,19 +185,28 @@
 #define RCTL_MPE            0x00000010u  /* Multicast promiscuous */
 #define RCTL_LPE            0x00000020u  /* Long packet enable */
 #define RCTL_DTYP_PS        0x00000400u  /* Packet-split descriptors */
+#define RCTL_RDMTS_8TH      0x00000200u  /* RXDMT0 at 1/8 of the ring */
 #define RCTL_BAM            0x00008000u  /* Broadcast accept mode */
 #define RCTL_BSIZE_2048     0x00000000u  /* BSIZE=00, BSEX=0 */
 #define RCTL_BSIZE_1024     0x00010000u  /* BSIZE=01, BSEX=0 */
 #define RCTL_BSIZE_512      0x00020000u  /* BSIZE=10, BSEX=0 */
 #define RCTL_BSIZE_256      0x00030000u  /* BSIZE=11, BSEX=0 */
+#define RCTL_BSIZE_4096     0x02030000u  /* BSIZE=11, BSEX=1 */
 #define RCTL_BSEX           0x02000000u  /* Buffer size extension (x16) */
 #define RCTL_SECRC          0x04000000u  /* Strip Ethernet CRC */
 
 /* RFCTL bits (§10.2.5.11) */
 #define RFCTL_EXTEN         0x00008000u  /* Extended Rx descriptors */
 
+/* RXCSUM bits (§10.2.5.10) */
+#define RXCSUM_PCSD         0x00002000u  /* Packet checksum disable */
+
 /* RAH bits (§10.2.5.16) */
 #define RAH_AV              0x80000000u  /* Address valid */
+
+/* RDTR/TIDV bit (§10.2.5.7, §10.2.6.7) */
+#define RDTR_FPD            0x80000000u  /* RDTR: flush partial block */
+#define TIDV_FPD            0x80000000u  /* TIDV: flush partial block */
 
 /* TCTL fields (§10.2.6.1) */
 #define TCTL_EN             0x00000002u  /* Transmit enable */
@@ -200,6 +222,7 @@
 #define TXD_CMD_DEXT        0x20000000u  /* Descriptor extension */
 #define TXD_CMD_VLE         0x40000000u  /* VLAN enable */
 #define TXD_CMD_IDE         0x80000000u  /* Interrupt delay enable */
+#define TXD_CMD_TSE         0x04000000u  /* Data: TCP segmentation */
 #define TXD_STA_DD          0x00000001u  /* Descriptor done (dword 3) */
 
 /* Extended Tx descriptors (§7.2.10.2/3): DTYP in bits 23:20 */
@@ -208,6 +231,7 @@
 #define TXD_CTX_TUCMD_TCP   0x01000000u  /* Context: packet is TCP */
 #define TXD_CTX_TUCMD_IP    0x02000000u  /* Context: packet is IPv4 */
 #define TXD_CTX_TUCMD_TSE   0x04000000u  /* Context: TCP segmentation */
+/* POPTS is the byte at bits 15:8 of the data descriptor's dword 3 */
 #define TXD_POPTS_IXSM      0x00000100u  /* Data: insert IP checksum */
 #define TXD_POPTS_TXSM      0x00000200u  /* Data: insert TCP/UDP checksum */
 
@@ -218,13 +242,15 @@
 /* Descriptor size: all Tx and non-split Rx formats are 16 bytes */
 #define EPP_DESC_LEN        16
 
-/* Transmit offloads and moderation (txq: issue 4) */
-#define VET             0x00038     /* VLAN EtherType */
-#define EITR(n)         (0x000e8 + 4 * (n))  /* MSI-X vector n throttle */
-#define TSCTC           0x040f8     /* TCP Segmentation Context Tx Count */
-#define ICR_RXSEQ           0x00000008u  /* Rx sequence error */
-#define RDTR_FPD            0x80000000u  /* RDTR: flush partial block */
-#define TIDV_FPD            0x80000000u  /* TIDV: flush partial block */
-#define TXD_CMD_TSE         0x04000000u  /* Data: TCP segmentation */
+/* PHY registers over MDIC (IEEE 802.3 clause 22; BM PHY page select) */
+#define PHY_BMCR            0            /* Basic mode control */
+#define PHY_BMSR            1            /* Basic mode status */
+#define PHY_ID1             2
+#define PHY_ID2             3
+#define PHY_PAGE_SELECT     22           /* BM PHY page select */
+#define BMCR_ANRESTART      0x0200       /* Restart auto-negotiation */
+#define BMCR_PDOWN          0x0800       /* Power down */
+#define BMCR_ANENABLE       0x1000       /* Auto-negotiation enable */
+#define BMSR_LSTATUS        0x0004       /* Link status */
 
 #endif /* E1000E_PP_REGS_H */

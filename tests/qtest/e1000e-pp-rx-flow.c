@@ -93,8 +93,7 @@ void rx_writeback_batches_wthresh(const char *model)
     g_assert_true(epp_rx_poll(rx, f));
     g_assert_cmpuint(frame_seq(f->data, false), ==, 5);
     epp_rx_check_pool(rx);
-    epp_rx_free(rx);
-    e1000epp_stop(d);
+    rx_stop(rx);
 }
 
 /* ---------------------------------------------------------------- */
@@ -110,7 +109,7 @@ void rx_writeback_batches_wthresh(const char *model)
  * in one descriptor, short ones copied with their buffer left on the
  * ring, and no buffer is leaked or left behind.
  */
-void stock_design_delivers_in_order(const void *opaque)
+void stock_design_delivers_in_order(const char *model, const void *opaque)
 {
     const StockCase *c = opaque;
     EppRxSetup s = { .design = EPP_RX_STOCK, .mtu = c->mtu };
@@ -122,13 +121,8 @@ void stock_design_delivers_in_order(const void *opaque)
     E1000epp *d;
     EppRx *rx;
 
-    if (!qtest_has_device(c->model)) {
-        g_test_skip("device not built into this QEMU binary");
-        return;
-    }
-    d = e1000epp_start(c->model, NULL);
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    rx = epp_rx_new(d, &s);
+    rx = rx_start(model, &s);
+    d = rx->d;
 
     for (i = 0; i < n; i++) {
         size_t len = i % 3 ? max - (i * 37) % 700 : small[i % 4];
@@ -140,7 +134,7 @@ void stock_design_delivers_in_order(const void *opaque)
         g_assert_cmpuint(f->len, ==, len);
         g_assert_cmpmem(f->data, f->len, wire, len);
         g_assert_cmphex(f->errors, ==, 0);
-        copied += f->copybreak;
+        copied += epp_rx_stock_copied(rx, f);
         /* e1000_clean_rx_irq refills once 16 descriptors are clean */
         if ((i + 1) % 16 == 0) {
             epp_rx_refill(rx);
@@ -152,8 +146,7 @@ void stock_design_delivers_in_order(const void *opaque)
     g_assert_cmpuint(copied, ==, c->mtu <= 1500 ? DIV_ROUND_UP(n, 3) : 0);
     g_assert_false(epp_rx_dd_pending(rx));
     epp_rx_check_pool(rx);
-    epp_rx_free(rx);
-    e1000epp_stop(d);
+    rx_stop(rx);
 }
 
 /* ---------------------------------------------------------------- */
@@ -304,73 +297,5 @@ void rx_ring_exhaustion_packet_buffer(const char *model)
     g_assert_false(epp_rx_dd_pending(rx));
     epp_rx_refill(rx);
     epp_rx_check_pool(rx);
-    epp_rx_free(rx);
-    e1000epp_stop(d);
-}
-
-/* ---------------------------------------------------------------- */
-/* Report: pieces, truesize and density per MTU                     */
-/* ---------------------------------------------------------------- */
-
-/*
- * For each MTU breakpoint, receive a full-size frame with one VLAN tag
- * left in the buffer (18 + MTU bytes: the breakpoints are where 18 + MTU
- * + 4 FCS bytes cross a 2 KB piece) through the page-pool design on the
- * model, with the FCS stripped by the device and by software, and print
- * what it cost.
- */
-int report(const char *model)
-{
-    size_t m;
-    int k;
-
-    if (!qtest_has_device(model)) {
-        fprintf(stderr, "report: device %s is not built into %s\n", model,
-                getenv("QTEST_QEMU_BINARY"));
-        return 2;
-    }
-    printf("page-pool receive design on %s: RCTL.BSIZE 2048, 4 KB pages, "
-           "64-byte headroom;\nframes of 18 + MTU bytes (one VLAN tag, "
-           "not stripped)\n", model);
-    printf("%6s %6s %-6s %6s %6s %-9s %7s %8s %5s %9s %8s\n",
-           "MTU", "frame", "SECRC", "descs", "kept", "FCS", "buf_len",
-           "truesize", "c/pg", "skb_true", "density");
-    for (m = 0; m < ARRAY_SIZE(mtu_breakpoints); m++) {
-        for (k = 1; k >= 0; k--) {
-            unsigned mtu = mtu_breakpoints[m];
-            EppRxSetup s = {
-                .design = EPP_RX_PAGEPOOL, .mtu = mtu, .keep_crc = !k,
-                .format = EPP_RXF_EXTENDED,
-            };
-            size_t flen = 18 + mtu;
-            g_autofree uint8_t *wire = g_malloc(flen);
-            g_autofree EppRxFrame *f = g_new0(EppRxFrame, 1);
-            E1000epp *d = e1000epp_start(model, NULL);
-            EppRx *rx;
-
-            e1000epp_bring_up(d, &e1000epp_default_config);
-            rx = epp_rx_new(d, &s);
-            frame_fill(wire, flen, true, 1);
-            e1000epp_inject(d, wire, flen);
-            epp_rx_wait_frame(rx, f, RX_BUDGET_NS);
-            if (f->len != flen || memcmp(f->data, wire, flen)) {
-                fprintf(stderr, "report: MTU %u frame came back wrong\n",
-                        mtu);
-                return 1;
-            }
-            printf("%6u %6zu %-6s %6u %6u %-9s %7zu %8zu %5u %9zu %7.1f%%\n",
-                   mtu, flen, k ? "1 (hw)" : "0 (sw)", f->ndesc,
-                   f->pieces_kept, epp_fcs_case_name(f->fcs_case),
-                   rx->buf_len, rx->chunk_truesize, rx->chunks_per_page,
-                   f->truesize, 100.0 * mtu / f->truesize);
-            epp_rx_release(rx, f);
-            epp_rx_free(rx);
-            e1000epp_stop(d);
-        }
-    }
-    printf("descs: descriptors the frame took; kept: 2 KB pieces attached "
-           "after the FCS strip;\ntruesize: libeth chunk truesize; c/pg: "
-           "chunks per 4 KB page; skb_true: kept x truesize + 256 (sk_buff);"
-           "\ndensity: MTU / skb_true\n");
-    return 0;
+    rx_stop(rx);
 }

@@ -30,10 +30,10 @@ const unsigned mtu_breakpoints[14] = {
  * in the descriptor when stripped, truesize is libeth's, the device
  * wrote nothing outside the reported bytes and no chunk leaked.
  */
-void pp_mtu_matrix(const void *opaque)
+void pp_mtu_matrix(const char *model, const void *opaque)
 {
     const MtuCase *c = opaque;
-    bool stock = is_stock(c->model);
+    bool stock = is_stock(model);
     EppRxSetup s = {
         .design = EPP_RX_PAGEPOOL, .mtu = c->mtu, .keep_crc = c->keep_crc,
         .vlan_strip = c->strip,
@@ -49,13 +49,8 @@ void pp_mtu_matrix(const void *opaque)
     EppRx *rx;
     int i;
 
-    if (!qtest_has_device(c->model)) {
-        g_test_skip("device not built into this QEMU binary");
-        return;
-    }
-    d = e1000epp_start(c->model, NULL);
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    rx = epp_rx_new(d, &s);
+    rx = rx_start(model, &s);
+    d = rx->d;
 
     for (i = 0; i < 2; i++) {
         size_t n, last;
@@ -108,9 +103,8 @@ void pp_mtu_matrix(const void *opaque)
     /* Then: every chunk accounted for after refilling the ring */
     epp_rx_refill(rx);
     epp_rx_check_pool(rx);
-    g_assert_cmpuint(rx->n_posted_chunks, ==, 63);
-    epp_rx_free(rx);
-    e1000epp_stop(d);
+    g_assert_cmpuint(epp_rx_pagepool(rx)->n_posted_chunks, ==, 63);
+    rx_stop(rx);
 }
 
 /* ---------------------------------------------------------------- */
@@ -130,10 +124,10 @@ void pp_mtu_matrix(const void *opaque)
  * zero bytes follow in a descriptor of their own, so the FCS always
  * "stands alone" and is zero.
  */
-void fcs_tail(const void *opaque)
+void fcs_tail(const char *model, const void *opaque)
 {
     const TailCase *c = opaque;
-    bool stock = is_stock(c->model);
+    bool stock = is_stock(model);
     EppRxSetup s = {
         .design = EPP_RX_PAGEPOOL, .mtu = 9000, .keep_crc = true,
         .format = EPP_RXF_EXTENDED,
@@ -150,13 +144,8 @@ void fcs_tail(const void *opaque)
     E1000epp *d;
     EppRx *rx;
 
-    if (!qtest_has_device(c->model)) {
-        g_test_skip("device not built into this QEMU binary");
-        return;
-    }
-    d = e1000epp_start(c->model, NULL);
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    rx = epp_rx_new(d, &s);
+    rx = rx_start(model, &s);
+    d = rx->d;
 
     frame_fill(wire, flen, false, 7);
     e1000epp_inject(d, wire, flen);
@@ -183,8 +172,7 @@ void fcs_tail(const void *opaque)
     epp_rx_release(rx, f);
     epp_rx_refill(rx);
     epp_rx_check_pool(rx);
-    epp_rx_free(rx);
-    e1000epp_stop(d);
+    rx_stop(rx);
 }
 
 /* ---------------------------------------------------------------- */
@@ -200,10 +188,10 @@ void fcs_tail(const void *opaque)
  * then each fills ceil(L / bsize) buffers, never writes past a buffer
  * and ends with the real FCS.
  */
-void rx_buffer_size(const void *opaque)
+void rx_buffer_size(const char *model, const void *opaque)
 {
     const BsizeCase *c = opaque;
-    bool stock = is_stock(c->model);
+    bool stock = is_stock(model);
     EppRxSetup s = {
         .design = EPP_RX_FIXED, .keep_crc = true, .lpe = true,
         .format = c->legacy ? EPP_RXF_LEGACY : EPP_RXF_EXTENDED,
@@ -219,13 +207,8 @@ void rx_buffer_size(const void *opaque)
     EppRx *rx;
     size_t i, n, tested = 0, prev = 0;
 
-    if (!qtest_has_device(c->model)) {
-        g_test_skip("device not built into this QEMU binary");
-        return;
-    }
-    d = e1000epp_start(c->model, NULL);
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    rx = epp_rx_new(d, &s);
+    rx = rx_start(model, &s);
+    d = rx->d;
 
     for (i = 0; i < ARRAY_SIZE(cand); i++) {
         size_t flen = cand[i] - 4;
@@ -246,6 +229,5 @@ void rx_buffer_size(const void *opaque)
     g_assert_cmpuint(tested, >=, 2);
     g_assert_false(epp_rx_dd_pending(rx));
     epp_rx_check_pool(rx);
-    epp_rx_free(rx);
-    e1000epp_stop(d);
+    rx_stop(rx);
 }

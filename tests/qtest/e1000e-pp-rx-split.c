@@ -73,10 +73,10 @@ static size_t split_frame(uint8_t *f, size_t len, SplitKind kind,
  * stock e1000e: the same placement for the frame itself, but with
  * SECRC=0 the four FCS bytes are zeros in a descriptor of their own.
  */
-void rx_packet_split(const void *opaque)
+void rx_packet_split(const char *model, const void *opaque)
 {
     const SplitCase *c = opaque;
-    bool stock = is_stock(c->model);
+    bool stock = is_stock(model);
     uint32_t psrctl = c->bsize0 / 128 | (c->bsize[0] / 1024) << 8 |
                       (c->bsize[1] / 1024) << 16 | (c->bsize[2] / 1024) << 24;
     EppRxSetup s = {
@@ -102,13 +102,8 @@ void rx_packet_split(const void *opaque)
     EppRx *rx;
     size_t i;
 
-    if (!qtest_has_device(c->model)) {
-        g_test_skip("device not built into this QEMU binary");
-        return;
-    }
-    d = e1000epp_start(c->model, NULL);
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    rx = epp_rx_new(d, &s);
+    rx = rx_start(model, &s);
+    d = rx->d;
 
     for (i = 0; i < ARRAY_SIZE(frames); i++) {
         size_t len = frames[i].len, hdr, n, off, k, j, want_desc = 0;
@@ -176,8 +171,7 @@ void rx_packet_split(const void *opaque)
     }
     g_assert_false(epp_rx_dd_pending(rx));
     epp_rx_check_pool(rx);
-    epp_rx_free(rx);
-    e1000epp_stop(d);
+    rx_stop(rx);
 }
 
 /*
@@ -207,6 +201,5 @@ void rx_split_ring_pointers_16_byte_units(const char *model)
     epp_rx_wait_frame(rx, f, RX_BUDGET_NS);
     g_assert_cmpuint(f->ndesc, ==, 1);
     EPP_EXPECT_REG(d, RDH0, 0xffff, 2);
-    epp_rx_free(rx);
-    e1000epp_stop(d);
+    rx_stop(rx);
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Receive-path qtests (issue 3): the page-pool design across every MTU
- * breakpoint, FCS placement, all seven buffer sizes, packet split,
- * descriptor write-back batching and ring exhaustion into the on-chip
- * packet buffer.  Every scenario runs on "e1000e-pp" and on the stock
+ * Receive-path qtests: bytes and write-backs with the plain ring verbs,
+ * the page-pool design across every MTU breakpoint, FCS placement, all
+ * seven buffer sizes, packet split, descriptor write-back batching, ring
+ * exhaustion into the on-chip packet buffer and the rx-backpressure
+ * property.  Every scenario runs on "e1000e-pp" and on the stock
  * "e1000e"; where the stock model differs it says so ("stock e1000e:")
  * and asserts the stock behaviour instead.
  *
@@ -12,7 +13,10 @@
  * model's headers.
  *
  *   e1000e-pp-rx-test --tap                 run the scenarios
- *   e1000e-pp-rx-test --report [MODEL]      per-MTU page-pool table
+ *   e1000e-pp-rx-test --report [MODEL] [--mtu A-B] [--step N]
+ *                     [--json FILE|-]    the published table, measured
+ *   e1000e-pp-rx-test --design-bench [--frames N] [--repeat R]
+ *                                         stock vs page-pool design
  */
 
 #include "qemu/osdep.h"
@@ -23,45 +27,9 @@
 #include "e1000e-pp-rxdrv.h"
 #include "e1000e-pp-rx-test.h"
 
-const uint8_t src_mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
-static const char *const models[] = { "e1000e-pp", "e1000e" };
-
-bool is_stock(const char *model)
-{
-    return strcmp(model, "e1000e") == 0;
-}
-
 /* ---------------------------------------------------------------- */
-/* Frames                                                           */
+/* Expected bytes                                                   */
 /* ---------------------------------------------------------------- */
-
-/*
- * A frame to our MAC: optional 802.1Q tag, EtherType 0x88b5, a 32-bit
- * sequence number, then a pattern that differs per frame and per byte.
- */
-void frame_fill(uint8_t *f, size_t len, bool tagged, uint32_t seq)
-{
-    size_t off = 12, i;
-
-    g_assert(len >= 60);
-    memcpy(f, epp_mac, 6);
-    memcpy(f + 6, src_mac, 6);
-    if (tagged) {
-        stw_be_p(f + 12, 0x8100);
-        stw_be_p(f + 14, VLAN_TCI);
-        off = 16;
-    }
-    stw_be_p(f + off, ETH_P_TEST);
-    stl_be_p(f + off + 2, seq);
-    for (i = off + 6; i < len; i++) {
-        f[i] = seq * 31 + i * 7 + (i >> 8);
-    }
-}
-
-uint32_t frame_seq(const uint8_t *f, bool tag_in_buffer)
-{
-    return ldl_be_p(f + (tag_in_buffer ? 16 : 12) + 2);
-}
 
 /*
  * The bytes the device should place in the buffers for a wire frame:
@@ -127,6 +95,22 @@ void check_chain(EppRxFrame *f, const uint8_t *exp, size_t n, size_t bs,
     g_assert_cmpmem(f->raw, f->raw_len, exp, n);
 }
 
+EppRx *rx_start(const char *model, const EppRxSetup *s)
+{
+    E1000epp *d = e1000epp_start(model, NULL);
+
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    return epp_rx_new(d, s);
+}
+
+void rx_stop(EppRx *rx)
+{
+    E1000epp *d = rx->d;
+
+    epp_rx_free(rx);
+    e1000epp_stop(d);
+}
+
 /* Inject and wait until the device has taken n frames in (TPR) */
 void wait_arrived(EppRx *rx, uint64_t tpr)
 {
@@ -159,34 +143,20 @@ void wait_arrived(EppRx *rx, uint64_t tpr)
 /* Registration                                                     */
 /* ---------------------------------------------------------------- */
 
-typedef struct Plain {
-    const char *model;
-    void (*fn)(const char *model);
-} Plain;
+static const E1000eppScenario scenarios[] = {
+    { "rx_legacy_frame_bytes", rx_legacy_frame_bytes },
+    { "rx_extended_frame_bytes", rx_extended_frame_bytes },
+    { "rx_fcs_straddles_descriptors", rx_fcs_straddles_descriptors },
+    { "rx/split_ring_pointers_16_byte_units",
+      rx_split_ring_pointers_16_byte_units },
+    { "rx/writeback_batches_wthresh", rx_writeback_batches_wthresh },
+    { "rx/ring_exhaustion_packet_buffer", rx_ring_exhaustion_packet_buffer },
+    { "rx/backpressure_on_holds_frames", rx_backpressure_on_holds_frames },
+    { "rx/backpressure_off_drops_into_mpc",
+      rx_backpressure_off_drops_into_mpc },
+};
 
-static void run_plain(const void *opaque)
-{
-    const Plain *p = opaque;
-
-    if (!qtest_has_device(p->model)) {
-        g_test_skip("device not built into this QEMU binary");
-        return;
-    }
-    p->fn(p->model);
-}
-
-static void add_plain(const char *model, const char *name,
-                      void (*fn)(const char *))
-{
-    Plain *p = g_new0(Plain, 1);
-    g_autofree char *path = g_strdup_printf("%s/rx/%s", model, name);
-
-    p->model = model;
-    p->fn = fn;
-    qtest_add_data_func(path, p, run_plain);
-}
-
-static void add_tests(const char *model)
+static void add_tests(void)
 {
     static const struct {
         size_t bsize;
@@ -216,17 +186,16 @@ static void add_tests(const char *model)
                     MtuCase *c = g_new0(MtuCase, 1);
                     g_autofree char *path = NULL;
 
-                    c->model = model;
                     c->mtu = mtu_breakpoints[i];
                     c->keep_crc = crc;
                     c->strip = strip;
                     c->legacy = legacy;
                     path = g_strdup_printf(
-                        "%s/rx/pp_mtu/%u/%s/%s/%s", model, c->mtu,
+                        "rx/pp_mtu/%u/%s/%s/%s", c->mtu,
                         crc ? "crc-kept" : "crc-stripped",
                         strip ? "tag-stripped" : "tag-kept",
                         legacy ? "legacy" : "extended");
-                    qtest_add_data_func(path, c, pp_mtu_matrix);
+                    e1000epp_add_case(path, pp_mtu_matrix, c);
                 }
             }
         }
@@ -236,10 +205,9 @@ static void add_tests(const char *model)
             TailCase *c = g_new0(TailCase, 1);
             g_autofree char *path = NULL;
 
-            c->model = model;
             c->l = tails[i] + r;
-            path = g_strdup_printf("%s/rx/fcs_tail/L%zu", model, c->l);
-            qtest_add_data_func(path, c, fcs_tail);
+            path = g_strdup_printf("rx/fcs_tail/L%zu", c->l);
+            e1000epp_add_case(path, fcs_tail, c);
         }
     }
     for (i = 0; i < ARRAY_SIZE(sizes); i++) {
@@ -247,13 +215,12 @@ static void add_tests(const char *model)
             BsizeCase *c = g_new0(BsizeCase, 1);
             g_autofree char *path = NULL;
 
-            c->model = model;
             c->bsize = sizes[i].bsize;
             c->rctl = sizes[i].rctl;
             c->legacy = legacy;
-            path = g_strdup_printf("%s/rx/buffer_size/%zu/%s", model,
-                                   c->bsize, legacy ? "legacy" : "extended");
-            qtest_add_data_func(path, c, rx_buffer_size);
+            path = g_strdup_printf("rx/buffer_size/%zu/%s", c->bsize,
+                                   legacy ? "legacy" : "extended");
+            e1000epp_add_case(path, rx_buffer_size, c);
         }
     }
     for (i = 0; i < ARRAY_SIZE(splits); i++) {
@@ -261,48 +228,46 @@ static void add_tests(const char *model)
             SplitCase *c = g_new0(SplitCase, 1);
             g_autofree char *path = NULL;
 
-            c->model = model;
             c->bsize0 = splits[i].b0;
             memcpy(c->bsize, splits[i].b, sizeof(c->bsize));
             c->keep_crc = crc;
-            path = g_strdup_printf("%s/rx/packet_split/hdr%u-%u-%u-%u/%s",
-                                   model, c->bsize0, c->bsize[0],
+            path = g_strdup_printf("rx/packet_split/hdr%u-%u-%u-%u/%s",
+                                   c->bsize0, c->bsize[0],
                                    c->bsize[1], c->bsize[2],
                                    crc ? "crc-kept" : "crc-stripped");
-            qtest_add_data_func(path, c, rx_packet_split);
+            e1000epp_add_case(path, rx_packet_split, c);
         }
     }
     for (i = 0; i < 2; i++) {
         StockCase *c = g_new0(StockCase, 1);
         g_autofree char *path = NULL;
 
-        c->model = model;
         c->mtu = i ? 9000 : 1500;
-        path = g_strdup_printf("%s/rx/stock_design/mtu%u", model, c->mtu);
-        qtest_add_data_func(path, c, stock_design_delivers_in_order);
+        path = g_strdup_printf("rx/stock_design/mtu%u", c->mtu);
+        e1000epp_add_case(path, stock_design_delivers_in_order, c);
     }
-    add_plain(model, "split_ring_pointers_16_byte_units",
-              rx_split_ring_pointers_16_byte_units);
-    add_plain(model, "writeback_batches_wthresh",
-              rx_writeback_batches_wthresh);
-    add_plain(model, "ring_exhaustion_packet_buffer",
-              rx_ring_exhaustion_packet_buffer);
+    rx_add_published_table_cases();
+    rx_add_dma_cost_cases();
+    e1000epp_add_scenarios(scenarios, ARRAY_SIZE(scenarios));
 }
 
 int main(int argc, char **argv)
 {
-    size_t m;
-
+    if (argc >= 2 && strcmp(argv[1], "--design-bench") == 0) {
+        if (!getenv("QTEST_QEMU_BINARY")) {
+            fprintf(stderr, "design-bench: set QTEST_QEMU_BINARY\n");
+            return 2;
+        }
+        return design_bench(argc - 2, argv + 2);
+    }
     if (argc >= 2 && strcmp(argv[1], "--report") == 0) {
         if (!getenv("QTEST_QEMU_BINARY")) {
             fprintf(stderr, "report: set QTEST_QEMU_BINARY to the emulator\n");
             return 2;
         }
-        return report(argc >= 3 ? argv[2] : "e1000e-pp");
+        return report(argc - 2, argv + 2);
     }
     g_test_init(&argc, &argv, NULL);
-    for (m = 0; m < ARRAY_SIZE(models); m++) {
-        add_tests(models[m]);
-    }
+    add_tests();
     return g_test_run();
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Shared by the e1000e-pp-rx-test scenarios: frame helpers, the case
+ * Shared by the e1000e-pp-rx-test scenarios: expected bytes, the case
  * types the matrix is generated from, and the scenario entry points.
  */
 #ifndef E1000E_PP_RX_TEST_H
@@ -11,16 +11,13 @@
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
 #include "e1000e-pp-rxdrv.h"
+#include "e1000e-pp-scenario.h"
 
 #define RX_BUDGET_NS    (100 * EPP_NS_PER_MS)
-#define VLAN_TCI        0x2005          /* priority 1, VID 5 */
-#define ETH_P_TEST      0x88b5          /* local experimental EtherType */
 
-extern const uint8_t src_mac[6];
 extern const unsigned mtu_breakpoints[14];
 
 typedef struct MtuCase {
-    const char *model;
     unsigned mtu;
     bool keep_crc;
     bool strip;
@@ -28,52 +25,124 @@ typedef struct MtuCase {
 } MtuCase;
 
 typedef struct TailCase {
-    const char *model;
     size_t l;               /* bytes in the buffers, FCS included */
 } TailCase;
 
 typedef struct BsizeCase {
-    const char *model;
     size_t bsize;
     uint32_t rctl;          /* BSIZE (17:16) | BSEX (25) */
     bool legacy;
 } BsizeCase;
 
 typedef struct SplitCase {
-    const char *model;
     unsigned bsize0;        /* PSRCTL.BSIZE0, bytes (128-byte units) */
     unsigned bsize[3];      /* PSRCTL.BSIZE1..3, bytes (1 KB units) */
     bool keep_crc;
 } SplitCase;
 
 typedef struct StockCase {
-    const char *model;
     unsigned mtu;
 } StockCase;
 
-/* Frame helpers (e1000e-pp-rx-test.c) */
-bool is_stock(const char *model);
-void frame_fill(uint8_t *f, size_t len, bool tagged, uint32_t seq);
-uint32_t frame_seq(const uint8_t *f, bool tag_in_buffer);
+/* Expected bytes and chains (e1000e-pp-rx-test.c) */
 size_t expected_bytes(uint8_t *out, const uint8_t *wire, size_t len,
                       bool tagged, bool strip, bool keep_crc, bool stock);
 void check_chain(EppRxFrame *f, const uint8_t *exp, size_t n, size_t bs,
                  bool keep_crc, bool stock);
 void wait_arrived(EppRx *rx, uint64_t tpr);
+/* A device up (default bring-up) with a receive ring set up as s */
+EppRx *rx_start(const char *model, const EppRxSetup *s);
+/* Free the ring and stop the device */
+void rx_stop(EppRx *rx);
+
+/* Plain ring verbs: bytes, write-backs, FCS (e1000e-pp-rx-basic.c) */
+void rx_legacy_frame_bytes(const char *model);
+void rx_extended_frame_bytes(const char *model);
+void rx_fcs_straddles_descriptors(const char *model);
 
 /* Page-pool MTU matrix, FCS tails, buffer sizes (e1000e-pp-rx-matrix.c) */
-void pp_mtu_matrix(const void *opaque);
-void fcs_tail(const void *opaque);
-void rx_buffer_size(const void *opaque);
+void pp_mtu_matrix(const char *model, const void *opaque);
+void fcs_tail(const char *model, const void *opaque);
+void rx_buffer_size(const char *model, const void *opaque);
 
 /* Packet split (e1000e-pp-rx-split.c) */
-void rx_packet_split(const void *opaque);
+void rx_packet_split(const char *model, const void *opaque);
 void rx_split_ring_pointers_16_byte_units(const char *model);
 
-/* Write-back, the stock design, exhaustion, report (e1000e-pp-rx-flow.c) */
+/* Write-back, the stock design, exhaustion (e1000e-pp-rx-flow.c) */
 void rx_writeback_batches_wthresh(const char *model);
-void stock_design_delivers_in_order(const void *opaque);
+void stock_design_delivers_in_order(const char *model, const void *opaque);
 void rx_ring_exhaustion_packet_buffer(const char *model);
-int report(const char *model);
+
+/* The published page-pool table (e1000e-pp-rx-table.c) */
+/* One design's published cell: pieces / truesize / density range */
+typedef struct PubCell {
+    unsigned pieces;
+    size_t truesize;
+    double density_lo;      /* at the row's first MTU; < 0: not given */
+    double density_hi;      /* at the row's last MTU */
+} PubCell;
+
+typedef struct PubRow {
+    unsigned lo, hi;        /* MTU range */
+    PubCell stock, pagepool;
+} PubRow;
+
+extern const PubRow rx_published[];
+extern const size_t rx_published_rows;
+
+#define MTU_MIN     68
+#define MTU_MAX     9212
+
+const PubRow *pub_row(unsigned mtu);
+const PubCell *pub_cell(const PubRow *r, EppRxDesign design);
+/* lo..hi every step, plus every row edge and its neighbours, sorted */
+GArray *sweep_mtus(unsigned lo, unsigned hi, unsigned step);
+/* A density (positive) at two decimals, in hundredths */
+long hundredths(double v);
+
+typedef struct Measure {
+    EppRxDesign design;
+    unsigned mtu;
+    bool vlan, fcs_kept;
+    bool no_ps;             /* stock above 1500: the jumbo path */
+    unsigned descriptors;   /* descriptors the frame took */
+    unsigned pieces;        /* published definition */
+    unsigned pieces_kept;   /* pieces attached after the FCS strip */
+    EppFcsCase fcs_case;
+    size_t truesize;        /* published definition */
+    size_t charged;         /* what the design charges */
+    double density;         /* (MTU + 14) / truesize */
+} Measure;
+
+/* The largest frame at m->mtu through a fresh ring of m->design */
+void measure(E1000epp *d, Measure *m);
+
+void rx_published_table(const char *model, const void *opaque);
+void rx_add_published_table_cases(void);
+void rx_stock_paths(const char *model, const void *opaque);
+int report(int argc, char **argv);
+
+/* DMA-map cost per packet (e1000e-pp-rx-dmacost.c) */
+typedef struct EppDmaCost {
+    unsigned frames;
+    uint64_t maps, unmaps, syncs;   /* during the stream */
+    uint64_t maps_at_start;         /* filling the ring (and pool) */
+} EppDmaCost;
+
+/*
+ * A steady stream of n frames (MTU + 14 bytes and 128 alternately) after
+ * one to warm the ring up; n even
+ */
+void rx_dma_cost_stream(E1000epp *d, const EppRxSetup *s, unsigned n,
+                        EppDmaCost *cost);
+void rx_add_dma_cost_cases(void);
+
+/* Design benchmark, --design-bench (e1000e-pp-rx-designbench.c) */
+int design_bench(int argc, char **argv);
+
+/* The rx-backpressure property (e1000e-pp-rx-backpressure.c) */
+void rx_backpressure_on_holds_frames(const char *model);
+void rx_backpressure_off_drops_into_mpc(const char *model);
 
 #endif

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Receive ring drivers for the qtests: stock (Linux e1000e), pagepool
- * (libeth-style 2 KB chunks) and fixed.  See e1000e-pp-rxdrv.h.
+ * The receive ring shared by every receive-driver design (see
+ * e1000e-pp-rxdrv.h): set-up, posting, reading frames back, poison
+ * checks, software FCS strip, statistics and waits.  What differs per
+ * design goes through rx->ops.
  *
  * Ring invariants used throughout:
  * - the driver fills descriptors at next_to_use and reads them back at
@@ -19,97 +21,30 @@
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-rxdrv.h"
 
-/* Registers and bits this file needs beyond e1000e-pp-regs.h */
-#define EPP_VET             0x00038     /* VLAN EtherType, reset 0x8100 */
-#define EPP_RNBC            0x040a0
-#define EPP_ROC             0x040b4     /* Receive Oversize Count */
-#define EPP_RUC             0x040a4     /* Receive Undersize Count */
-#define EPP_RCTL_RDMTS_8TH  0x00000200u /* RDMTS = 1/8 */
-#define EPP_RDTR_FPD        0x80000000u /* Flush partial descriptor block */
-#define EPP_TIDV_FPD        0x80000000u
-
 /*
  * FLAG2_DMA_BURST values of the Linux driver (e1000.h): RXDCTL with
  * GRAN=1, WTHRESH=4, HTHRESH=4, PTHRESH=0x20; TXDCTL with GRAN=1,
  * COUNT_DESC, WTHRESH=1, HTHRESH=1, PTHRESH=0x1f; RDTR = RADV = 0x20
  * (param.c BURST_RDTR/BURST_RADV), TIDV 8 and TADV 32 (the defaults).
  */
-#define EPP_STOCK_RXDCTL    0x01040420u
-#define EPP_STOCK_TXDCTL    0x0141011fu
-#define EPP_STOCK_RDTR      0x20
-#define EPP_STOCK_RADV      0x20
-#define EPP_STOCK_TIDV      8
-#define EPP_STOCK_TADV      32
-#define EPP_STOCK_COPYBREAK 256         /* netdev.c: copybreak default */
-#define EPP_STOCK_WRITE     16          /* E1000_RX_BUFFER_WRITE */
-#define EPP_STOCK_PS_BSIZE0 128         /* adapter->rx_ps_bsize0 */
-
-/* RCTL.BSIZE with BSEX=1 (x16): 4096, 8192, 16384 */
-#define EPP_RCTL_SZ_4096    (0x00030000u | RCTL_BSEX)
+#define EPP_BURST_RXDCTL    0x01040420u
+#define EPP_BURST_TXDCTL    0x0141011fu
+#define EPP_BURST_RDTR      0x20
+#define EPP_BURST_RADV      0x20
+#define EPP_BURST_TIDV      8
+#define EPP_BURST_TADV      32
 
 #define EPP_RX_POISON       0xd7
 
-/* ---------------------------------------------------------------- */
-/* libeth sizes                                                     */
-/* ---------------------------------------------------------------- */
-
-static size_t align_up(size_t v, size_t a)
-{
-    return (v + a - 1) & ~(a - 1);
-}
-
-static size_t pow2_up(size_t v)
-{
-    size_t p = 1;
-
-    while (p < v) {
-        p <<= 1;
-    }
-    return p;
-}
-
-/*
- * libeth: max_len = 4096 - headroom - aligned skb_shared_info, rounded
- * down to 128; buf_len = min(ALIGN(mtu + 26, 128), max_len).  26 is
- * the Ethernet header, two VLAN tags and the FCS (LIBETH_RX_LL_LEN).
- */
-size_t epp_pp_buf_len(unsigned mtu)
-{
-    size_t max_len = (EPP_PP_PAGE - EPP_PP_HEADROOM - EPP_PP_SHINFO) &
-                     ~(size_t)127;
-
-    return MIN(align_up(mtu + 26, 128), max_len);
-}
-
-/* roundup_pow_of_two(SKB_HEAD_ALIGN(headroom + buf_len)) */
-size_t epp_pp_chunk_truesize(unsigned mtu)
-{
-    return pow2_up(align_up(EPP_PP_HEADROOM + epp_pp_buf_len(mtu), 64) +
-                   EPP_PP_SHINFO);
-}
-
-/*
- * Two chunks per page only while the chunk truesize is 2048 and LPE=0
- * (MTU <= 1500): then frames are at most 1522 bytes with the FCS and
- * a tag, and a 2048-byte BSIZE cannot run past the 1984 bytes behind
- * the headroom.  With LPE=1 the device may fill all 2048 bytes of a
- * buffer, so every buffer gets a page of its own.
- */
-unsigned epp_pp_chunks_per_page(unsigned mtu)
-{
-    return epp_pp_chunk_truesize(mtu) == 2048 && mtu <= 1500 ? 2 : 1;
-}
+static const EppRxDesignOps *const designs[] = {
+    [EPP_RX_STOCK] = &epp_rx_stock_ops,
+    [EPP_RX_PAGEPOOL] = &epp_rx_pagepool_ops,
+    [EPP_RX_FIXED] = &epp_rx_fixed_ops,
+};
 
 const char *epp_rx_design_name(EppRxDesign d)
 {
-    switch (d) {
-    case EPP_RX_STOCK:
-        return "stock";
-    case EPP_RX_PAGEPOOL:
-        return "pagepool";
-    default:
-        return "fixed";
-    }
+    return designs[d]->name;
 }
 
 const char *epp_fcs_case_name(EppFcsCase c)
@@ -131,11 +66,11 @@ void epp_rx_stats_update(EppRx *rx)
     uint64_t lo;
 
     rx->mpc += e1000epp_rd(d, MPC);
-    rx->rnbc += e1000epp_rd(d, EPP_RNBC);
+    rx->rnbc += e1000epp_rd(d, RNBC);
     rx->gprc += e1000epp_rd(d, GPRC);
     rx->tpr += e1000epp_rd(d, TPR);
-    rx->roc += e1000epp_rd(d, EPP_ROC);
-    rx->ruc += e1000epp_rd(d, EPP_RUC);
+    rx->roc += e1000epp_rd(d, ROC);
+    rx->ruc += e1000epp_rd(d, RUC);
     /* 64-bit pair: low half first, the high read clears both */
     lo = e1000epp_rd(d, GORCL);
     rx->gorc += lo | (uint64_t)e1000epp_rd(d, GORCH) << 32;
@@ -150,7 +85,7 @@ static void buf_poison(EppRx *rx, const EppRxBuf *b)
     qtest_memset(rx->d->qts, b->region, rx->poison, b->region_len);
 }
 
-static EppRxBuf buf_alloc(EppRx *rx, uint32_t headroom, uint32_t map_len,
+EppRxBuf epp_rx_buf_alloc(EppRx *rx, uint32_t headroom, uint32_t map_len,
                           uint32_t tail_slack)
 {
     EppRxBuf b;
@@ -160,11 +95,12 @@ static EppRxBuf buf_alloc(EppRx *rx, uint32_t headroom, uint32_t map_len,
     b.dma = b.region + headroom;
     b.map_len = map_len;
     b.chunk = -1;
+    b.mapped = false;
     rx->live_bufs++;
     return b;
 }
 
-static void buf_free(EppRx *rx, EppRxBuf *b)
+void epp_rx_buf_free(EppRx *rx, EppRxBuf *b)
 {
     g_assert(b->chunk < 0);
     guest_free(&rx->d->alloc, b->region);
@@ -172,85 +108,22 @@ static void buf_free(EppRx *rx, EppRxBuf *b)
     b->region = 0;
 }
 
-static uint64_t chunk_addr(EppRx *rx, unsigned c)
+void epp_rx_check_bufs(EppRx *rx)
 {
-    unsigned page = c / rx->chunks_per_page;
-    unsigned idx = c % rx->chunks_per_page;
+    unsigned in_slots = 0, i, j;
 
-    return rx->pool + (uint64_t)page * EPP_PP_PAGE +
-           idx * (EPP_PP_PAGE / rx->chunks_per_page);
-}
-
-static void chunk_set(EppRx *rx, unsigned c, EppChunkState st)
-{
-    EppChunkState old = rx->chunk_state[c];
-
-    if (old == EPP_CHUNK_POSTED) {
-        rx->n_posted_chunks--;
-    } else if (old == EPP_CHUNK_HELD) {
-        rx->n_held_chunks--;
+    /* One guest buffer per slot buffer, nothing else */
+    for (i = 0; i < rx->count; i++) {
+        for (j = 0; j < rx->slot[i].nbuf; j++) {
+            in_slots += rx->slot[i].buf[j].region != 0;
+        }
     }
-    if (st == EPP_CHUNK_POSTED) {
-        rx->n_posted_chunks++;
-    } else if (st == EPP_CHUNK_HELD) {
-        rx->n_held_chunks++;
-    } else {
-        rx->free_stack[rx->nfree++] = c;
-    }
-    rx->chunk_state[c] = st;
-}
-
-static bool chunk_get(EppRx *rx, EppRxBuf *b)
-{
-    unsigned c;
-
-    if (!rx->nfree) {
-        return false;
-    }
-    c = rx->free_stack[--rx->nfree];
-    g_assert(rx->chunk_state[c] == EPP_CHUNK_FREE);
-    chunk_set(rx, c, EPP_CHUNK_POSTED);
-    b->region = chunk_addr(rx, c);
-    b->region_len = EPP_PP_PAGE / rx->chunks_per_page;
-    b->dma = b->region + EPP_PP_HEADROOM;
-    b->map_len = b->region_len - EPP_PP_HEADROOM;
-    b->chunk = c;
-    return true;
+    g_assert_cmpuint(rx->live_bufs, ==, in_slots);
 }
 
 void epp_rx_check_pool(EppRx *rx)
 {
-    unsigned c, n[3] = { 0 };
-    unsigned in_slots = 0, i, j;
-
-    if (rx->s.design != EPP_RX_PAGEPOOL) {
-        /* stock/fixed: one guest buffer per slot buffer, nothing else */
-        for (i = 0; i < rx->count; i++) {
-            for (j = 0; j < rx->slot[i].nbuf; j++) {
-                in_slots += rx->slot[i].buf[j].region != 0;
-            }
-        }
-        g_assert_cmpuint(rx->live_bufs, ==, in_slots);
-        return;
-    }
-    for (c = 0; c < rx->nchunks; c++) {
-        n[rx->chunk_state[c]]++;
-    }
-    for (i = 0; i < rx->count; i++) {
-        for (j = 0; j < rx->slot[i].nbuf; j++) {
-            if (rx->slot[i].posted && rx->slot[i].buf[j].chunk >= 0) {
-                in_slots++;
-            }
-        }
-    }
-    /* Every chunk is free, posted or held by a frame; counts agree */
-    g_assert_cmpuint(n[EPP_CHUNK_FREE], ==, rx->nfree);
-    g_assert_cmpuint(n[EPP_CHUNK_POSTED], ==, rx->n_posted_chunks);
-    g_assert_cmpuint(n[EPP_CHUNK_HELD], ==, rx->n_held_chunks);
-    g_assert_cmpuint(n[0] + n[1] + n[2], ==, rx->nchunks);
-    g_assert_cmpuint(in_slots, ==, rx->n_posted_chunks);
-    /* Between frames nothing is held */
-    g_assert_cmpuint(rx->n_held_chunks, ==, 0);
+    rx->ops->check(rx);
 }
 
 /* ---------------------------------------------------------------- */
@@ -262,58 +135,9 @@ static uint64_t desc_addr(EppRx *rx, unsigned i)
     return rx->ring + (uint64_t)i * rx->desc_len;
 }
 
-/* Give slot i its buffers (reusing any still attached) */
-static bool slot_fill(EppRx *rx, unsigned i)
+unsigned epp_rx_ring_next(EppRx *rx, unsigned i)
 {
-    EppRxSlot *sl = &rx->slot[i];
-    unsigned j;
-
-    switch (rx->s.design) {
-    case EPP_RX_PAGEPOOL:
-        sl->nbuf = 1;
-        if (!chunk_get(rx, &sl->buf[0])) {
-            return false;
-        }
-        break;
-    case EPP_RX_STOCK:
-        if (rx->format == EPP_RXF_SPLIT) {
-            /* header skb: NET_SKB_PAD + 128; pages mapped from offset 0 */
-            if (!sl->buf[0].region) {
-                sl->buf[0] = buf_alloc(rx, 64, EPP_STOCK_PS_BSIZE0, 0);
-            }
-            for (j = 1; j < 4; j++) {
-                if (rx->ps_size[j] && !sl->buf[j].region) {
-                    sl->buf[j] = buf_alloc(rx, 0, EPP_PP_PAGE, 0);
-                }
-            }
-            sl->nbuf = 4;
-        } else {
-            /* skb of rx_buffer_len (1522) behind NET_SKB_PAD */
-            if (!sl->buf[0].region) {
-                sl->buf[0] = buf_alloc(rx, 64, rx->hw_bufsize == 2048 &&
-                                       rx->s.mtu <= 1500 ? 1522 :
-                                       rx->hw_bufsize, 64);
-            }
-            sl->nbuf = 1;
-        }
-        break;
-    case EPP_RX_FIXED:
-        if (rx->format == EPP_RXF_SPLIT) {
-            for (j = 0; j < 4; j++) {
-                if (rx->ps_size[j] && !sl->buf[j].region) {
-                    sl->buf[j] = buf_alloc(rx, 64, rx->ps_size[j], 64);
-                }
-            }
-            sl->nbuf = 4;
-        } else {
-            if (!sl->buf[0].region) {
-                sl->buf[0] = buf_alloc(rx, 64, rx->hw_bufsize, 64);
-            }
-            sl->nbuf = 1;
-        }
-        break;
-    }
-    return true;
+    return (i + 1) % rx->count;
 }
 
 static void slot_post(EppRx *rx, unsigned i)
@@ -340,9 +164,17 @@ static void slot_post(EppRx *rx, unsigned i)
     sl->posted = true;
 }
 
-static void write_tail(EppRx *rx, unsigned i)
+void epp_rx_write_tail(EppRx *rx, unsigned i)
 {
     e1000epp_wr(rx->d, RDT0, rx->format == EPP_RXF_SPLIT ? i << 1 : i);
+}
+
+void epp_rx_tail_per_batch(EppRx *rx, int i)
+{
+    /* Once per batch, past the last descriptor filled */
+    if (i < 0) {
+        epp_rx_write_tail(rx, rx->next_to_use);
+    }
 }
 
 void epp_rx_post_n(EppRx *rx, unsigned n)
@@ -352,24 +184,15 @@ void epp_rx_post_n(EppRx *rx, unsigned n)
     for (k = 0; k < n && rx->posted < rx->count - 1; k++) {
         unsigned i = rx->next_to_use;
 
-        if (!slot_fill(rx, i)) {
+        if (!rx->ops->fill_slot(rx, i)) {
             break;
         }
         slot_post(rx, i);
         rx->posted++;
-        rx->next_to_use = (i + 1) % rx->count;
-        /*
-         * stock: e1000_alloc_rx_buffers moves the tail only when the
-         * descriptor it just filled is a multiple of 16, and then to that
-         * descriptor (which the device may not use yet).
-         */
-        if (rx->s.design == EPP_RX_STOCK && !(i & (EPP_STOCK_WRITE - 1))) {
-            write_tail(rx, i);
-        }
+        rx->next_to_use = epp_rx_ring_next(rx, i);
+        rx->ops->tail(rx, i);
     }
-    if (rx->s.design != EPP_RX_STOCK) {
-        write_tail(rx, rx->next_to_use);
-    }
+    rx->ops->tail(rx, -1);
 }
 
 void epp_rx_refill(EppRx *rx)
@@ -380,11 +203,11 @@ void epp_rx_refill(EppRx *rx)
 void epp_rx_flush(EppRx *rx)
 {
     /* e1000e_flush_descriptors: TIDV and RDTR with FPD, written twice */
-    e1000epp_wr(rx->d, TIDV, EPP_STOCK_TIDV | EPP_TIDV_FPD);
-    e1000epp_wr(rx->d, RDTR, EPP_STOCK_RDTR | EPP_RDTR_FPD);
+    e1000epp_wr(rx->d, TIDV, EPP_BURST_TIDV | TIDV_FPD);
+    e1000epp_wr(rx->d, RDTR, EPP_BURST_RDTR | RDTR_FPD);
     e1000epp_rd(rx->d, STATUS);
-    e1000epp_wr(rx->d, TIDV, EPP_STOCK_TIDV | EPP_TIDV_FPD);
-    e1000epp_wr(rx->d, RDTR, EPP_STOCK_RDTR | EPP_RDTR_FPD);
+    e1000epp_wr(rx->d, TIDV, EPP_BURST_TIDV | TIDV_FPD);
+    e1000epp_wr(rx->d, RDTR, EPP_BURST_RDTR | RDTR_FPD);
     e1000epp_rd(rx->d, STATUS);
 }
 
@@ -392,127 +215,44 @@ void epp_rx_flush(EppRx *rx)
 /* Set-up                                                           */
 /* ---------------------------------------------------------------- */
 
-static void setup_pool(EppRx *rx)
-{
-    unsigned c;
-
-    rx->buf_len = epp_pp_buf_len(rx->s.mtu);
-    rx->chunk_truesize = epp_pp_chunk_truesize(rx->s.mtu);
-    rx->chunks_per_page = epp_pp_chunks_per_page(rx->s.mtu);
-    /* Enough for a full ring plus a ring's worth of frames in flight */
-    rx->nchunks = 2 * rx->count;
-    rx->npages = DIV_ROUND_UP(rx->nchunks, rx->chunks_per_page);
-    rx->nchunks = rx->npages * rx->chunks_per_page;
-    rx->pool = e1000epp_alloc(rx->d, (size_t)rx->npages * EPP_PP_PAGE);
-    g_assert_cmphex(rx->pool & (EPP_PP_PAGE - 1), ==, 0);
-    rx->chunk_state = g_new0(EppChunkState, rx->nchunks);
-    rx->free_stack = g_new(unsigned, rx->nchunks);
-    rx->nfree = 0;
-    /* Push in reverse so chunk 0 is handed out first */
-    for (c = rx->nchunks; c-- > 0;) {
-        rx->free_stack[rx->nfree++] = c;
-    }
-}
-
-static size_t bsize_bytes(uint32_t rctl)
-{
-    static const size_t plain[4] = { 2048, 1024, 512, 256 };
-    static const size_t ext[4] = { 0, 16384, 8192, 4096 };
-    unsigned b = (rctl >> 16) & 3;
-
-    return rctl & RCTL_BSEX ? ext[b] : plain[b];
-}
-
 EppRx *epp_rx_new(E1000epp *d, const EppRxSetup *s)
 {
     EppRx *rx = g_new0(EppRx, 1);
     uint32_t rctl, rfctl = 0, ctrl;
-    unsigned pages = 0, j;
+    unsigned j;
 
     rx->d = d;
     rx->s = *s;
+    rx->ops = designs[s->design];
     rx->count = s->ring_count ? s->ring_count : 64;
     rx->poison = EPP_RX_POISON;
-    rx->copybreak = EPP_STOCK_COPYBREAK;
+    rx->burst = rx->ops->dma_burst || s->dma_burst;
 
     rctl = RCTL_EN | RCTL_BAM;
     if (!s->keep_crc) {
         rctl |= RCTL_SECRC;
     }
-    if (!s->rdmts_half && s->design != EPP_RX_STOCK) {
-        rctl |= EPP_RCTL_RDMTS_8TH;
+    if (!s->rdmts_half) {
+        rctl |= RCTL_RDMTS_8TH;
     }
-
-    switch (s->design) {
-    case EPP_RX_STOCK:
-        /* e1000_setup_rctl / e1000_change_mtu */
-        if (s->mtu > 1500) {
-            rctl |= RCTL_LPE;
-            pages = DIV_ROUND_UP(s->mtu, EPP_PP_PAGE);
-            g_assert(pages <= 3);
-        }
-        if (pages) {
-            rx->format = EPP_RXF_SPLIT;
-            rctl |= RCTL_DTYP_PS;
-            /* rx_buffer_len 4096 (BSEX) above 2048-byte frames */
-            if (s->mtu + 22 > 2048) {
-                rctl |= EPP_RCTL_SZ_4096;
-            }
-            rx->ps_size[0] = EPP_STOCK_PS_BSIZE0;
-            for (j = 1; j <= pages; j++) {
-                rx->ps_size[j] = EPP_PP_PAGE;
-            }
-        } else {
-            rx->format = EPP_RXF_EXTENDED;
-            rx->hw_bufsize = 2048;
-        }
-        rfctl = RFCTL_EXTEN;
-        break;
-    case EPP_RX_PAGEPOOL:
-        rx->format = s->format;
-        g_assert(rx->format != EPP_RXF_SPLIT);
-        rx->hw_bufsize = 2048;
-        if (s->mtu > 1500) {
-            rctl |= RCTL_LPE;
-        }
-        rfctl = rx->format == EPP_RXF_EXTENDED ? RFCTL_EXTEN : 0;
-        break;
-    case EPP_RX_FIXED:
-        rx->format = s->format;
-        rctl |= s->rctl_bsize;
-        if (s->lpe) {
-            rctl |= RCTL_LPE;
-        }
-        if (rx->format == EPP_RXF_SPLIT) {
-            rctl |= RCTL_DTYP_PS;
-            rx->ps_size[0] = (s->psrctl & 0x7f) * 128;
-            for (j = 1; j < 4; j++) {
-                rx->ps_size[j] = ((s->psrctl >> (8 * j)) & 0x7f) * 1024;
-            }
-            rfctl = RFCTL_EXTEN;
-        } else {
-            rx->hw_bufsize = bsize_bytes(s->rctl_bsize);
-            rfctl = rx->format == EPP_RXF_EXTENDED ? RFCTL_EXTEN : 0;
-        }
-        break;
-    }
+    rx->ops->configure(rx, &rctl, &rfctl);
     rx->rctl = rctl;
     rx->desc_len = rx->format == EPP_RXF_SPLIT ? 32 : 16;
     rx->slot = g_new0(EppRxSlot, rx->count);
     rx->ring = e1000epp_alloc(d, rx->count * rx->desc_len);
-    if (s->design == EPP_RX_PAGEPOOL) {
-        setup_pool(rx);
+    if (rx->ops->start) {
+        rx->ops->start(rx);
     }
 
     /* e1000_configure_rx: receiver off while the ring is set up */
     e1000epp_wr(d, RCTL, e1000epp_rd(d, RCTL) & ~RCTL_EN);
-    if (s->design == EPP_RX_STOCK || s->dma_burst) {
-        e1000epp_wr(d, RXDCTL0, EPP_STOCK_RXDCTL);
-        e1000epp_wr(d, TXDCTL0, EPP_STOCK_TXDCTL);
-        e1000epp_wr(d, RDTR, EPP_STOCK_RDTR);
-        e1000epp_wr(d, RADV, EPP_STOCK_RADV);
-        e1000epp_wr(d, TIDV, EPP_STOCK_TIDV);
-        e1000epp_wr(d, TADV, EPP_STOCK_TADV);
+    if (rx->burst) {
+        e1000epp_wr(d, RXDCTL0, EPP_BURST_RXDCTL);
+        e1000epp_wr(d, TXDCTL0, EPP_BURST_TXDCTL);
+        e1000epp_wr(d, RDTR, EPP_BURST_RDTR);
+        e1000epp_wr(d, RADV, EPP_BURST_RADV);
+        e1000epp_wr(d, TIDV, EPP_BURST_TIDV);
+        e1000epp_wr(d, TADV, EPP_BURST_TADV);
     } else {
         e1000epp_wr(d, RDTR, 0);
         e1000epp_wr(d, RADV, 0);
@@ -531,7 +271,7 @@ EppRx *epp_rx_new(E1000epp *d, const EppRxSetup *s)
         }
         e1000epp_wr(d, PSRCTL, ps);
     }
-    e1000epp_wr(d, EPP_VET, 0x8100);
+    e1000epp_wr(d, VET, 0x8100);
     ctrl = e1000epp_rd(d, CTRL);
     ctrl = s->vlan_strip ? ctrl | CTRL_VME : ctrl & ~CTRL_VME;
     e1000epp_wr(d, CTRL, ctrl);
@@ -548,9 +288,22 @@ EppRx *epp_rx_new(E1000epp *d, const EppRxSetup *s)
 
 void epp_rx_free(EppRx *rx)
 {
+    unsigned i, j;
+
+    /* Guest memory goes back too: a sweep reuses one device */
+    e1000epp_wr(rx->d, RCTL, e1000epp_rd(rx->d, RCTL) & ~RCTL_EN);
+    for (i = 0; i < rx->count; i++) {
+        for (j = 0; j < rx->slot[i].nbuf; j++) {
+            if (rx->slot[i].buf[j].region && rx->slot[i].buf[j].chunk < 0) {
+                epp_rx_buf_free(rx, &rx->slot[i].buf[j]);
+            }
+        }
+    }
+    if (rx->ops->destroy) {
+        rx->ops->destroy(rx);
+    }
+    guest_free(&rx->d->alloc, rx->ring);
     g_free(rx->slot);
-    g_free(rx->chunk_state);
-    g_free(rx->free_stack);
     g_free(rx);
 }
 
@@ -558,14 +311,7 @@ void epp_rx_free(EppRx *rx)
 /* Cleaning                                                         */
 /* ---------------------------------------------------------------- */
 
-typedef struct DescWb {
-    bool dd, eop;
-    uint32_t status, errors;
-    uint16_t vlan, hdr_status;
-    uint16_t len[4];
-} DescWb;
-
-static void desc_read(EppRx *rx, unsigned i, DescWb *w)
+void epp_rx_desc_read(EppRx *rx, unsigned i, EppRxWb *w)
 {
     uint8_t b[32];
     uint32_t staterr;
@@ -603,12 +349,12 @@ static void desc_read(EppRx *rx, unsigned i, DescWb *w)
 
 bool epp_rx_dd_pending(EppRx *rx)
 {
-    DescWb w;
+    EppRxWb w;
 
     if (!rx->posted) {
         return false;
     }
-    desc_read(rx, rx->next_to_clean, &w);
+    epp_rx_desc_read(rx, rx->next_to_clean, &w);
     return w.dd;
 }
 
@@ -635,7 +381,7 @@ static void take_bytes(EppRx *rx, EppRxFrame *f, const EppRxBuf *b,
             e1000epp_dump_regs(rx->d, "Rx buffer overrun");
             g_error("%s: byte %zu of a buffer (DMA at +%zu, %zu bytes "
                     "reported) was written: 0x%02x on %s",
-                    epp_rx_design_name(rx->s.design), k, head, len, r[k],
+                    rx->ops->name, k, head, len, r[k],
                     rx->d->model);
         }
     }
@@ -643,7 +389,7 @@ static void take_bytes(EppRx *rx, EppRxFrame *f, const EppRxBuf *b,
     f->raw_len += len;
 }
 
-/* Software FCS strip over the piece list (pagepool and stock) */
+/* Software FCS strip over the piece list (designs with sw_fcs_strip) */
 static void strip_fcs(EppRx *rx, EppRxFrame *f)
 {
     unsigned last = f->npieces - 1;
@@ -670,90 +416,13 @@ static void frame_reset(EppRxFrame *f)
     f->vlan = f->hdr_status = 0;
     f->fcs_case = EPP_FCS_NONE;
     f->truesize = 0;
-    f->copybreak = false;
     memset(f->fcs, 0, 4);
-}
-
-/* Hand the slot's buffers to the frame or recycle them */
-static void slot_done(EppRx *rx, EppRxFrame *f, unsigned i,
-                      const DescWb *w)
-{
-    EppRxSlot *sl = &rx->slot[i];
-    unsigned j;
-
-    sl->posted = false;
-    for (j = 0; j < sl->nbuf; j++) {
-        EppRxBuf *b = &sl->buf[j];
-
-        if (rx->s.design == EPP_RX_PAGEPOOL && b->chunk >= 0) {
-            /* Held until the frame is released */
-            chunk_set(rx, b->chunk, EPP_CHUNK_HELD);
-            g_assert_cmpuint(f->npieces, <=, EPP_RX_MAX_PIECES);
-            b->chunk = -1;
-            b->region = 0;
-        }
-    }
-}
-
-static unsigned ring_next(EppRx *rx, unsigned i)
-{
-    return (i + 1) % rx->count;
-}
-
-/*
- * stock: which buffers went up the stack with the frame (freed here; the
- * slot gets new ones at refill) and which stay on the descriptor.
- * e1000_clean_rx_irq: a frame shorter than copybreak is copied and its
- * skb stays; e1000_clean_rx_irq_ps: the header skb always goes, the
- * first page stays when its bytes are copied into the header skb
- * (l1 <= copybreak and header + l1 fit in rx_ps_bsize0).
- */
-static void stock_give_buffers(EppRx *rx, EppRxFrame *f)
-{
-    unsigned i = f->first_desc, k, j;
-    bool split = rx->format == EPP_RXF_SPLIT;
-    DescWb w;
-
-    desc_read(rx, i, &w);
-    if (split) {
-        f->copybreak = f->ndesc == 1 && w.len[1] &&
-                       w.len[1] <= rx->copybreak &&
-                       w.len[0] + w.len[1] <= EPP_STOCK_PS_BSIZE0;
-    } else {
-        f->copybreak = f->ndesc == 1 && f->len < rx->copybreak;
-    }
-    for (k = 0; k < f->ndesc; k++) {
-        EppRxSlot *sl = &rx->slot[i];
-
-        desc_read(rx, i, &w);
-        for (j = 0; j < sl->nbuf; j++) {
-            bool gone;
-
-            if (!sl->buf[j].region) {
-                continue;
-            }
-            if (!split) {
-                gone = !f->copybreak;
-            } else if (j == 0) {
-                gone = true;
-            } else {
-                /* pages with bytes go with the skb, except a copied one */
-                gone = w.len[j] && !(f->copybreak && j == 1);
-            }
-            if (gone) {
-                buf_free(rx, &sl->buf[j]);
-            }
-        }
-        i = ring_next(rx, i);
-    }
 }
 
 bool epp_rx_poll(EppRx *rx, EppRxFrame *f)
 {
-    DescWb w[EPP_RX_MAX_PIECES];
+    EppRxWb w[EPP_RX_MAX_PIECES];
     unsigned n = 0, i = rx->next_to_clean, k, j;
-    g_autofree unsigned *chunks = NULL;
-    unsigned nchunks = 0;
 
     /* Find a complete frame: DD on each descriptor up to one with EOP */
     for (;;) {
@@ -761,7 +430,7 @@ bool epp_rx_poll(EppRx *rx, EppRxFrame *f)
             return false;
         }
         g_assert_cmpuint(n, <, EPP_RX_MAX_PIECES);
-        desc_read(rx, i, &w[n]);
+        epp_rx_desc_read(rx, i, &w[n]);
         if (!w[n].dd) {
             return false;
         }
@@ -769,13 +438,13 @@ bool epp_rx_poll(EppRx *rx, EppRxFrame *f)
         if (w[n - 1].eop) {
             break;
         }
-        i = ring_next(rx, i);
+        i = epp_rx_ring_next(rx, i);
     }
 
     frame_reset(f);
     f->first_desc = rx->next_to_clean;
     f->ndesc = n;
-    chunks = g_new(unsigned, n);
+    f->seq = rx->delivered;
     i = rx->next_to_clean;
     for (k = 0; k < n; k++) {
         EppRxSlot *sl = &rx->slot[i];
@@ -797,40 +466,27 @@ bool epp_rx_poll(EppRx *rx, EppRxFrame *f)
                 f->piece_len[f->npieces++] = len;
             }
             take_bytes(rx, f, &sl->buf[j], len);
-            if (sl->buf[j].chunk >= 0) {
-                chunks[nchunks++] = sl->buf[j].chunk;
-            }
         }
         if (w[k].eop) {
             f->status = w[k].status;
             f->errors = w[k].errors;
             f->vlan = w[k].vlan;
         }
-        slot_done(rx, f, i, &w[k]);
-        i = ring_next(rx, i);
+        sl->posted = false;
+        i = epp_rx_ring_next(rx, i);
     }
     rx->next_to_clean = i;
     rx->posted -= n;
     f->pieces_kept = f->npieces;
 
-    if (rx->s.keep_crc && rx->s.design != EPP_RX_FIXED) {
+    if (rx->s.keep_crc && rx->ops->sw_fcs_strip) {
         strip_fcs(rx, f);
     } else {
         f->len = f->raw_len;
     }
     memcpy(f->data, f->raw, f->len);
-
-    if (rx->s.design == EPP_RX_PAGEPOOL) {
-        /* A last piece holding only FCS bytes goes straight back */
-        if (f->pieces_kept < nchunks) {
-            chunk_set(rx, chunks[nchunks - 1], EPP_CHUNK_FREE);
-            nchunks--;
-        }
-        f->truesize = f->pieces_kept * rx->chunk_truesize + EPP_PP_SKB;
-        memcpy(f->held, chunks, nchunks * sizeof(*chunks));
-        f->nheld = nchunks;
-    } else if (rx->s.design == EPP_RX_STOCK) {
-        stock_give_buffers(rx, f);
+    if (rx->ops->frame_done) {
+        rx->ops->frame_done(rx, f);
     }
     rx->delivered++;
     return true;
@@ -838,16 +494,9 @@ bool epp_rx_poll(EppRx *rx, EppRxFrame *f)
 
 void epp_rx_release(EppRx *rx, EppRxFrame *f)
 {
-    unsigned k;
-
-    if (rx->s.design != EPP_RX_PAGEPOOL) {
-        return;
+    if (rx->ops->release) {
+        rx->ops->release(rx, f);
     }
-    for (k = 0; k < f->nheld; k++) {
-        g_assert(rx->chunk_state[f->held[k]] == EPP_CHUNK_HELD);
-        chunk_set(rx, f->held[k], EPP_CHUNK_FREE);
-    }
-    f->nheld = 0;
 }
 
 typedef struct PollCond {
@@ -878,7 +527,7 @@ void epp_rx_wait_frame(EppRx *rx, EppRxFrame *f, uint64_t budget_ns)
         waited += step;
     }
     /* The stock driver flushes pending write-backs before concluding */
-    if (rx->s.design == EPP_RX_STOCK || rx->s.dma_burst) {
+    if (rx->burst) {
         epp_rx_flush(rx);
         e1000epp_wait_until(rx->d, poll_cond, &c, EPP_NS_PER_US,
                             10 * EPP_NS_PER_US,
@@ -887,6 +536,6 @@ void epp_rx_wait_frame(EppRx *rx, EppRxFrame *f, uint64_t budget_ns)
     }
     e1000epp_dump_regs(rx->d, "Rx frame");
     g_error("%s: no complete Rx frame at descriptor %u within %" PRIu64
-            " ns on %s", epp_rx_design_name(rx->s.design),
+            " ns on %s", rx->ops->name,
             rx->next_to_clean, budget_ns, rx->d->model);
 }

@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Receive ring drivers for the qtests: two designs on top of the
- * foundation driver (e1000e-pp-drv.h), plus a "fixed" ring for probing
- * the buffer-size and packet-split hardware rules directly.
+ * Receive ring driver for the qtests: one ring (e1000e-pp-rxdrv.c) and
+ * three receive-driver designs plugged into it through a small
+ * operations table (EppRxDesignOps below), one file each:
+ * e1000e-pp-rxdrv-stock.c, -pagepool.c and -fixed.c.  The ring does
+ * what every design does (descriptors, poison checks, software FCS
+ * strip, statistics, waits); a design decides how buffers are sized and
+ * filled, when the tail moves, what a finished frame keeps and how it
+ * gives its buffers back.
  *
  * stock     The in-tree Linux e1000e choices for the 82574
  *           (netdev.c: e1000_setup_rctl, e1000_configure_rx,
@@ -62,6 +67,13 @@ typedef enum EppFcsCase {
     EPP_FCS_ALONE,          /* the last piece holds the FCS and nothing else */
 } EppFcsCase;
 
+/* The stock design's copybreak (netdev.c copybreak, default 256) */
+typedef enum EppCopybreak {
+    EPP_CB_LINUX,           /* 256; a copied frame's buffer is re-mapped */
+    EPP_CB_OFF,             /* copybreak=0: nothing is copied */
+    EPP_CB_SYNC,            /* 256; the copied buffer stays mapped: syncs */
+} EppCopybreak;
+
 typedef struct EppRxSetup {
     EppRxDesign design;
     unsigned mtu;               /* stock and pagepool: picks LPE and sizes */
@@ -75,6 +87,8 @@ typedef struct EppRxSetup {
     bool lpe;                   /* fixed: RCTL.LPE */
     bool rdmts_half;            /* RCTL.RDMTS = 1/2 (the driver's choice) */
     bool dma_burst;             /* stock timing on another design */
+    EppCopybreak copybreak;     /* stock */
+    bool no_packet_split;       /* stock above 1500: the jumbo path */
 } EppRxSetup;
 
 #define EPP_RX_MAX_PIECES   64
@@ -99,10 +113,8 @@ typedef struct EppRxFrame {
     uint8_t fcs[4];             /* bytes software stripped, if any */
     EppFcsCase fcs_case;
     unsigned pieces_kept;       /* pieces attached to the frame */
-    size_t truesize;            /* libeth's accounting (pagepool) */
-    bool copybreak;             /* stock: copied into a small buffer */
-    unsigned held[EPP_RX_MAX_PIECES];   /* pagepool: chunks it holds */
-    unsigned nheld;
+    size_t truesize;            /* what the design charges the stack */
+    uint64_t seq;               /* delivery number on this ring, from 0 */
 } EppRxFrame;
 
 /* A buffer a descriptor points at */
@@ -112,6 +124,7 @@ typedef struct EppRxBuf {
     uint64_t dma;               /* address given to the device */
     uint32_t map_len;           /* bytes the device may write */
     int chunk;                  /* pagepool chunk index, else -1 */
+    bool mapped;                /* DMA-mapped for the device (counted) */
 } EppRxBuf;
 
 typedef struct EppRxSlot {
@@ -120,16 +133,13 @@ typedef struct EppRxSlot {
     bool posted;
 } EppRxSlot;
 
-/* Page-pool state of one chunk */
-typedef enum EppChunkState {
-    EPP_CHUNK_FREE,
-    EPP_CHUNK_POSTED,
-    EPP_CHUNK_HELD,             /* part of a frame not yet complete */
-} EppChunkState;
+typedef struct EppRxDesignOps EppRxDesignOps;
 
 typedef struct EppRx {
     E1000epp *d;
     EppRxSetup s;
+    const EppRxDesignOps *ops;
+    void *design;               /* the design's own state */
     EppRxFormat format;
     unsigned count;             /* descriptors */
     unsigned desc_len;          /* 16 or 32 */
@@ -142,28 +152,108 @@ typedef struct EppRx {
     size_t hw_bufsize;          /* legacy/extended buffer size */
     size_t ps_size[4];          /* split buffer sizes */
     uint8_t poison;
-
-    /* pagepool */
-    unsigned npages;
-    unsigned chunks_per_page;
-    unsigned nchunks;
-    uint64_t pool;              /* guest address of page 0 */
-    EppChunkState *chunk_state;
-    unsigned *free_stack;
-    unsigned nfree;
-    unsigned n_posted_chunks, n_held_chunks;
-    size_t buf_len;             /* libeth buf_len */
-    size_t chunk_truesize;      /* libeth truesize of one chunk */
-
-    /* stock */
-    unsigned live_bufs;         /* guest buffers allocated by the driver */
-    unsigned copybreak;
+    bool burst;                 /* DMA-burst timing, FPD flush on waits */
+    unsigned live_bufs;         /* buffers from epp_rx_buf_alloc */
 
     /* accumulated read-clear statistics */
     uint64_t mpc, rnbc, gprc, tpr, roc, ruc, gorc;
     /* frames delivered to the test by the driver */
     uint64_t delivered;
+    /*
+     * DMA API calls the design's Linux code path would make: map/unmap
+     * (dma_map_single/page and their unmaps) and syncs (for the CPU or
+     * for the device), counted where that code makes them.
+     */
+    uint64_t dma_maps, dma_unmaps, dma_syncs;
 } EppRx;
+
+/*
+ * A receive-driver design.  The ring calls these in this order:
+ * configure and start once; fill_slot then tail for every descriptor it
+ * posts and tail(-1) after each batch; frame_done when every descriptor
+ * of a frame is back (bytes taken, FCS stripped when sw_fcs_strip);
+ * release when the test is done with the frame; check for the
+ * accounting; destroy last.
+ */
+struct EppRxDesignOps {
+    const char *name;
+    /* Set format, buffer sizes, RCTL and RFCTL bits */
+    void (*configure)(EppRx *rx, uint32_t *rctl, uint32_t *rfctl);
+    /* Allocate the design's state once the ring exists (may be NULL) */
+    void (*start)(EppRx *rx);
+    /* Give slot i its buffers (reusing any still attached); false: none */
+    bool (*fill_slot)(EppRx *rx, unsigned i);
+    /* Tail policy: slot i was just posted, or the batch ended (i = -1) */
+    void (*tail)(EppRx *rx, int i);
+    /* Strip the FCS in software when RCTL.SECRC=0 */
+    bool sw_fcs_strip;
+    /* DMA-burst RXDCTL/RDTR/RADV and FPD flushes before concluding */
+    bool dma_burst;
+    /* The frame's buffers: which go with it, which stay; its truesize */
+    void (*frame_done)(EppRx *rx, EppRxFrame *f);
+    /*
+     * The frame's cost as the published page-pool table counts it:
+     * buffers the frame occupies and their truesize (may be NULL).
+     * f->truesize is what the design actually charges.
+     */
+    void (*published_cost)(EppRx *rx, const EppRxFrame *f,
+                           unsigned *pieces, size_t *truesize);
+    /* The test is done with a frame (may be NULL) */
+    void (*release)(EppRx *rx, EppRxFrame *f);
+    /* Every buffer is in exactly one place; counts agree */
+    void (*check)(EppRx *rx);
+    /* Free the design's state (may be NULL) */
+    void (*destroy)(EppRx *rx);
+};
+
+extern const EppRxDesignOps epp_rx_stock_ops;
+extern const EppRxDesignOps epp_rx_pagepool_ops;
+extern const EppRxDesignOps epp_rx_fixed_ops;
+
+/* Ring services for the designs (e1000e-pp-rxdrv.c) */
+typedef struct EppRxWb {
+    bool dd, eop;
+    uint32_t status, errors;
+    uint16_t vlan, hdr_status;
+    uint16_t len[4];            /* buffer lengths (split: all four) */
+} EppRxWb;
+
+void epp_rx_desc_read(EppRx *rx, unsigned i, EppRxWb *w);
+unsigned epp_rx_ring_next(EppRx *rx, unsigned i);
+void epp_rx_write_tail(EppRx *rx, unsigned i);
+/* Tail policy: move the tail after each batch, to next_to_use */
+void epp_rx_tail_per_batch(EppRx *rx, int i);
+EppRxBuf epp_rx_buf_alloc(EppRx *rx, uint32_t headroom, uint32_t map_len,
+                          uint32_t tail_slack);
+void epp_rx_buf_free(EppRx *rx, EppRxBuf *b);
+/* check for designs whose buffers all come from epp_rx_buf_alloc */
+void epp_rx_check_bufs(EppRx *rx);
+
+/* Page-pool state, for scenarios and the report */
+typedef enum EppChunkState {
+    EPP_CHUNK_FREE,
+    EPP_CHUNK_POSTED,
+    EPP_CHUNK_HELD,             /* part of a frame not yet released */
+} EppChunkState;
+
+typedef struct EppPagePool {
+    unsigned npages;
+    unsigned chunks_per_page;
+    unsigned nchunks;
+    uint64_t pool;              /* guest address of page 0 */
+    EppChunkState *chunk_state;
+    uint64_t *chunk_owner;      /* held chunks: the frame's seq */
+    unsigned *free_stack;
+    unsigned nfree;
+    unsigned n_posted_chunks, n_held_chunks;
+    size_t buf_len;             /* libeth buf_len */
+    size_t chunk_truesize;      /* libeth truesize of one chunk */
+} EppPagePool;
+
+EppPagePool *epp_rx_pagepool(EppRx *rx);
+
+/* stock: was this frame copied into a small buffer (copybreak)? */
+bool epp_rx_stock_copied(EppRx *rx, const EppRxFrame *f);
 
 /* libeth-style sizes (x86-64: NET_SKB_PAD 64, skb_shared_info 320) */
 #define EPP_PP_HEADROOM         64

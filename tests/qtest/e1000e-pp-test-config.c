@@ -200,6 +200,27 @@ void nvm_mac_and_checksum(const char *model)
     e1000epp_stop(d);
 }
 
+/*
+ * Given a device started with mac=02:a1:b2:c3:d4:e5 (not the MAC every
+ * other scenario uses), when the NVM has been auto-read, then RAL0/RAH0
+ * hold that address with RAH.AV set (§10.2.5.15-16: entry 0 is loaded
+ * from the NVM), and NVM words 0-2 read through EERD hold it, least
+ * significant byte first.
+ */
+void prop_mac_sets_ral_rah_and_nvm(const char *model)
+{
+    E1000epp *d = e1000epp_start_dev(model, "mac=02:a1:b2:c3:d4:e5", NULL);
+
+    e1000epp_wait_reg(d, EECD, EECD_AUTO_RD, EECD_AUTO_RD,
+                      10 * EPP_NS_PER_MS);
+    EPP_EXPECT_REG(d, RAL0, 0xffffffff, 0xc3b2a102);
+    EPP_EXPECT_REG(d, RAH0, 0xffffffff, RAH_AV | 0xe5d4);
+    g_assert_cmphex(e1000epp_nvm_read(d, 0), ==, 0xa102);
+    g_assert_cmphex(e1000epp_nvm_read(d, 1), ==, 0xc3b2);
+    g_assert_cmphex(e1000epp_nvm_read(d, 2), ==, 0xe5d4);
+    e1000epp_stop(d);
+}
+
 /* ---------------------------------------------------------------- */
 /* Reset                                                            */
 /* ---------------------------------------------------------------- */

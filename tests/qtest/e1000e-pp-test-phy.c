@@ -17,15 +17,17 @@
 /* PHY over MDIC                                                    */
 /* ---------------------------------------------------------------- */
 
-#define PHY_BMCR            0       /* Basic mode control */
-#define PHY_BMSR            1       /* Basic mode status */
-#define PHY_ID1             2
-#define PHY_ID2             3
-#define PHY_PAGE_SELECT     22      /* BM PHY page select */
-#define BMCR_ANRESTART      0x0200
-#define BMCR_PDOWN          0x0800
-#define BMCR_ANENABLE       0x1000
-#define BMSR_LSTATUS        0x0004
+/* Link up again at 1000 Mb/s full duplex, with ICR.LSC */
+static void expect_link_back(E1000epp *d)
+{
+    uint32_t status;
+
+    e1000epp_wait_link_up(d);
+    status = e1000epp_rd(d, STATUS);
+    g_assert_cmphex(status & (STATUS_FD | STATUS_SPEED_MASK), ==,
+                    STATUS_FD | STATUS_SPEED_1000);
+    EPP_EXPECT_REG(d, ICR, ICR_LSC, ICR_LSC);
+}
 
 static uint32_t mdic_read_cmd(uint8_t phy, uint8_t reg)
 {
@@ -86,7 +88,6 @@ void phy_power_down_drops_link(const char *model)
 {
     E1000epp *d = e1000epp_start(model, NULL);
     uint16_t bmcr;
-    uint32_t status;
 
     /* Given: a device up with link, ICR drained */
     e1000epp_bring_up(d, &e1000epp_default_config);
@@ -114,11 +115,7 @@ void phy_power_down_drops_link(const char *model)
                        BMCR_ANRESTART);
 
     /* Then: link back after (virtual) negotiation time, 1000 Mb/s full */
-    e1000epp_wait_link_up(d);
-    status = e1000epp_rd(d, STATUS);
-    g_assert_cmphex(status & (STATUS_FD | STATUS_SPEED_MASK), ==,
-                    STATUS_FD | STATUS_SPEED_1000);
-    EPP_EXPECT_REG(d, ICR, ICR_LSC, ICR_LSC);
+    expect_link_back(d);
     e1000epp_stop(d);
 }
 
@@ -136,7 +133,6 @@ static void set_link(E1000epp *d, bool up)
 void link_change_lsc(const char *model)
 {
     E1000epp *d = e1000epp_start(model, NULL);
-    uint32_t status;
 
     /* Given: a device up with link, ICR drained */
     e1000epp_bring_up(d, &e1000epp_default_config);
@@ -149,10 +145,6 @@ void link_change_lsc(const char *model)
 
     /* When: the link comes back; Then: LU, 1000 Mb/s full, ICR.LSC */
     set_link(d, true);
-    e1000epp_wait_link_up(d);
-    status = e1000epp_rd(d, STATUS);
-    g_assert_cmphex(status & (STATUS_FD | STATUS_SPEED_MASK), ==,
-                    STATUS_FD | STATUS_SPEED_1000);
-    EPP_EXPECT_REG(d, ICR, ICR_LSC, ICR_LSC);
+    expect_link_back(d);
     e1000epp_stop(d);
 }

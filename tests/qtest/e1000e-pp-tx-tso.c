@@ -26,7 +26,7 @@
 #include "libqtest.h"
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
-#include "e1000e-pp-txq.h"
+#include "e1000e-pp-tx-test.h"
 
 #define TCP_FIN     0x01
 #define TCP_PSH     0x08
@@ -62,11 +62,11 @@ static uint32_t pseudo_sum(bool ipv6, uint32_t l4_len)
     uint32_t sum;
 
     if (ipv6) {
-        sum = txq_csum_add(0, v6_src, 16);
-        sum = txq_csum_add(sum, v6_dst, 16);
+        sum = csum_add(0, v6_src, 16);
+        sum = csum_add(sum, v6_dst, 16);
     } else {
-        sum = txq_csum_add(0, v4_src, 4);
-        sum = txq_csum_add(sum, v4_dst, 4);
+        sum = csum_add(0, v4_src, 4);
+        sum = csum_add(sum, v4_dst, 4);
     }
     return sum + 6 + l4_len;
 }
@@ -80,7 +80,7 @@ static size_t build_header(uint8_t *f, const TsoCase *tc)
     size_t l3 = 14, l4 = l3 + (tc->ipv6 ? 40 : 20);
     uint8_t *ip = f + l3, *tcp = f + l4;
 
-    txq_eth_header(f, tc->ipv6 ? 0x86dd : 0x0800);
+    tx_eth_header(f, tc->ipv6 ? 0x86dd : 0x0800);
     if (tc->ipv6) {
         memset(ip, 0, 40);
         stl_be_p(ip, 0x60000000 | (0x2a << 20) | 0x12345);
@@ -139,7 +139,7 @@ static size_t expected_segment(uint8_t *seg, const uint8_t *hdr,
         stw_be_p(seg + l3 + 4, (uint16_t)(tc->ip_id + k));
         stw_be_p(seg + l3 + 10, 0);
         stw_be_p(seg + l3 + 10,
-                 ~txq_csum_fold(txq_csum_add(0, seg + l3, 20)) & 0xffff);
+                 ~csum_fold(csum_add(0, seg + l3, 20)) & 0xffff);
     }
     stl_be_p(tcp + 4, SEQ0 + off);
     flags = tcp[13];
@@ -159,7 +159,7 @@ static size_t expected_segment(uint8_t *seg, const uint8_t *hdr,
     tcp[13] = flags;
     stw_be_p(tcp + 16, 0);
     stw_be_p(tcp + 16,
-             ~txq_csum_fold(txq_csum_add(pseudo_sum(tc->ipv6, TCP_HLEN + p),
+             ~csum_fold(csum_add(pseudo_sum(tc->ipv6, TCP_HLEN + p),
                                          tcp, TCP_HLEN + p)) & 0xffff);
     return hdrlen + p;
 }
@@ -186,7 +186,7 @@ static void run_tso(const char *model, const TsoCase *tc)
     l4 = hdrlen - TCP_HLEN;
     total = hdrlen + tc->payload;
     memcpy(pkt, hdr, hdrlen);
-    txq_fill(pkt + hdrlen, tc->payload, tc->mss & 0xff);
+    fill_pattern(pkt + hdrlen, tc->payload, tc->mss & 0xff);
 
     /* ... prepared as Linux's e1000_tso prepares it */
     if (tc->ipv6) {
@@ -195,7 +195,7 @@ static void run_tso(const char *model, const TsoCase *tc)
         stw_be_p(pkt + 14 + 2, 0);
         stw_be_p(pkt + 14 + 10, 0);
     }
-    stw_be_p(pkt + l4 + 16, txq_csum_fold(pseudo_sum(tc->ipv6, 0)));
+    stw_be_p(pkt + l4 + 16, csum_fold(pseudo_sum(tc->ipv6, 0)));
     g = e1000epp_alloc(d, total);
     e1000epp_memwrite(d, g, pkt, total);
 
@@ -204,7 +204,7 @@ static void run_tso(const char *model, const TsoCase *tc)
      * IPCSE is the last IP header byte for IPv4, 0 for IPv6 as Linux
      * writes it) ...
      */
-    txq_txd_context(desc, 14, 14 + 10, tc->ipv6 ? 0 : l4 - 1, l4, l4 + 16,
+    txd_context_tso(desc, 14, 14 + 10, tc->ipv6 ? 0 : l4 - 1, l4, l4 + 16,
                     0, tc->payload,
                     TXD_CTX_TUCMD_TSE | TXD_CTX_TUCMD_TCP |
                     (tc->ipv6 ? 0 : TXD_CTX_TUCMD_IP), hdrlen, tc->mss);
@@ -244,16 +244,16 @@ static void run_tso(const char *model, const TsoCase *tc)
                                                 nsegs);
 
         seglen = expected_segment(seg, hdr, hdrlen, pkt + hdrlen, tc, k,
-                                  nsegs, txq_is_stock(model));
-        txq_expect_frame(d, seg, seglen, what);
+                                  nsegs, is_stock(model));
+        expect_frame(d, seg, seglen, what);
     }
-    txq_expect_wire_idle(d);
+    expect_wire_idle(d);
 
     /*
      * Then: one good packet counted per segment on the wire (stock
      * e1000e: one per TSO packet); DD on the RS descriptor only.
      */
-    EPP_EXPECT_REG(d, GPTC, 0xffffffff, txq_is_stock(model) ? 1 : nsegs);
+    EPP_EXPECT_REG(d, GPTC, 0xffffffff, is_stock(model) ? 1 : nsegs);
     /* TSCTC counts TSO transmissions (one here), not segments. */
     EPP_EXPECT_REG(d, TSCTC, 0xffffffff, 1);
     e1000epp_tx_desc(d, last_idx, wb);

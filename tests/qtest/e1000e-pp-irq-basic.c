@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Scenarios: INTx and MSI-X delivery.
- * Given/when/then against the 82574L datasheet; see e1000e-pp-test.c.
+ * Given/when/then against the 82574L datasheet; see e1000e-pp-irq-test.c.
  */
 
 #include "qemu/osdep.h"
@@ -11,7 +11,8 @@
 #include "libqos/pci.h"
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
-#include "e1000e-pp-test.h"
+#include "e1000e-pp-scenario.h"
+#include "e1000e-pp-irq-test.h"
 
 /* ---------------------------------------------------------------- */
 /* Interrupts                                                       */
@@ -81,7 +82,7 @@ void msix_ivar_routing(const char *model)
 
     /* When: a frame is received */
     e1000epp_rx_post(d, e1000epp_alloc(d, 2048));
-    make_frame(frame, sizeof(frame), 0x60);
+    frame_fill(frame, sizeof(frame), false, 0x60);
     e1000epp_inject(d, frame, sizeof(frame));
     e1000epp_rx_wait_dd(d, 0);
 

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The qtest driver's data-path verbs (see e1000e-pp-drv.h): Tx and Rx
+ * descriptors on the driver's own rings, frames on the netdev socket,
+ * guest memory, the Ethernet FCS and the model's QOM counters.
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/bswap.h"
+#include "libqtest.h"
+#include "qobject/qdict.h"
+#include "e1000e-pp-regs.h"
+#include "e1000e-pp-drv.h"
+
+#include <poll.h>
+
+/* ---------------------------------------------------------------- */
+/* Transmit                                                         */
+/* ---------------------------------------------------------------- */
+
+void e1000epp_txd_legacy(uint8_t *desc, uint64_t addr, uint16_t len,
+                         uint32_t cmd)
+{
+    /* Legacy (§7.2.10.1): address; length | CSO | CMD; STA | CSS | VLAN */
+    stq_le_p(desc, addr);
+    stl_le_p(desc + 8, len | cmd);
+    stl_le_p(desc + 12, 0);
+}
+
+void e1000epp_txd_context(uint8_t *desc, uint8_t ipcss, uint8_t ipcso,
+                          uint16_t ipcse, uint8_t tucss, uint8_t tucso,
+                          uint16_t tucse, uint32_t paylen_tucmd)
+{
+    /*
+     * Context (§7.2.10.2): IPCSS | IPCSO | IPCSE; TUCSS | TUCSO | TUCSE;
+     * PAYLEN | DTYP=0000 | TUCMD (with DEXT); STA | HDRLEN | MSS.
+     */
+    stl_le_p(desc, ipcss | (ipcso << 8) | ((uint32_t)ipcse << 16));
+    stl_le_p(desc + 4, tucss | (tucso << 8) | ((uint32_t)tucse << 16));
+    stl_le_p(desc + 8, paylen_tucmd | TXD_DTYP_CTX | TXD_CMD_DEXT);
+    stl_le_p(desc + 12, 0);
+}
+
+void e1000epp_txd_data(uint8_t *desc, uint64_t addr, uint32_t len,
+                       uint32_t dcmd, uint32_t popts)
+{
+    /* Data (§7.2.10.3): address; DTALEN | DTYP=0001 | DCMD; STA | POPTS */
+    g_assert(len < (1u << 20));
+    stq_le_p(desc, addr);
+    stl_le_p(desc + 8, len | TXD_DTYP_DATA | TXD_CMD_DEXT | dcmd);
+    stl_le_p(desc + 12, popts);
+}
+
+uint32_t e1000epp_tx_write(E1000epp *d, const uint8_t *desc)
+{
+    uint32_t idx = d->tx_tail;
+
+    qtest_memwrite(d->qts, d->tx_ring + idx * EPP_DESC_LEN, desc,
+                   EPP_DESC_LEN);
+    d->tx_tail = (idx + 1) % EPP_RING_COUNT;
+    return idx;
+}
+
+void e1000epp_tx_kick(E1000epp *d)
+{
+    e1000epp_wr(d, TDT0, d->tx_tail);
+}
+
+uint32_t e1000epp_tx_push(E1000epp *d, const uint8_t *desc)
+{
+    uint32_t idx = e1000epp_tx_write(d, desc);
+
+    e1000epp_tx_kick(d);
+    return idx;
+}
+
+void e1000epp_tx_wait_done(E1000epp *d)
+{
+    /* TDH == TDT: the device has fetched and processed every descriptor */
+    e1000epp_wait_reg(d, TDH0, 0xffff, d->tx_tail, 100 * EPP_NS_PER_MS);
+}
+
+void e1000epp_tx_desc(E1000epp *d, uint32_t idx, uint8_t *desc)
+{
+    qtest_memread(d->qts, d->tx_ring + idx * EPP_DESC_LEN, desc,
+                  EPP_DESC_LEN);
+}
+
+/* ---------------------------------------------------------------- */
+/* Receive                                                          */
+/* ---------------------------------------------------------------- */
+
+uint32_t e1000epp_rx_post(E1000epp *d, uint64_t buf)
+{
+    uint8_t desc[EPP_DESC_LEN] = { 0 };
+    uint32_t idx = d->rx_tail;
+
+    /* Legacy and extended read formats both start with the buffer address */
+    stq_le_p(desc, buf);
+    qtest_memwrite(d->qts, d->rx_ring + idx * EPP_DESC_LEN, desc,
+                   EPP_DESC_LEN);
+    d->rx_tail = (idx + 1) % EPP_RING_COUNT;
+    /* RDT names the first descriptor the device may not use */
+    e1000epp_wr(d, RDT0, d->rx_tail);
+    return idx;
+}
+
+void e1000epp_rx_desc(E1000epp *d, uint32_t idx, uint8_t *desc)
+{
+    qtest_memread(d->qts, d->rx_ring + idx * EPP_DESC_LEN, desc,
+                  EPP_DESC_LEN);
+}
+
+typedef struct RxCond {
+    uint32_t idx;
+} RxCond;
+
+static bool rx_dd(E1000epp *d, void *opaque)
+{
+    RxCond *c = opaque;
+    uint8_t desc[EPP_DESC_LEN];
+
+    e1000epp_rx_desc(d, c->idx, desc);
+    /* DD: legacy status byte 12 bit 0; extended write-back dword 2 bit 0 */
+    return desc[d->rx_extended ? 8 : 12] & RXD_STA_DD;
+}
+
+void e1000epp_rx_wait_dd(E1000epp *d, uint32_t idx)
+{
+    RxCond c = { idx };
+    g_autofree char *what = g_strdup_printf("Rx descriptor %u DD", idx);
+
+    e1000epp_wait_until(d, rx_dd, &c, 10 * EPP_NS_PER_US,
+                        100 * EPP_NS_PER_MS, what);
+}
+
+/* ---------------------------------------------------------------- */
+/* Frames on the netdev socket                                      */
+/* ---------------------------------------------------------------- */
+
+void e1000epp_inject(E1000epp *d, const void *frame, size_t len)
+{
+    g_autofree uint8_t *msg = g_malloc(len + 4);
+    ssize_t ret;
+
+    stl_be_p(msg, len);
+    memcpy(msg + 4, frame, len);
+    ret = send(d->sock[0], msg, len + 4, 0);
+    g_assert_cmpint(ret, ==, len + 4);
+}
+
+static bool wire_has_data(E1000epp *d, void *opaque)
+{
+    return !e1000epp_wire_idle(d);
+}
+
+bool e1000epp_wire_idle(E1000epp *d)
+{
+    struct pollfd pfd = { .fd = d->sock[0], .events = POLLIN };
+
+    return poll(&pfd, 1, 0) == 0;
+}
+
+size_t e1000epp_collect(E1000epp *d, void *buf, size_t cap)
+{
+    uint8_t hdr[4];
+    uint32_t len;
+    ssize_t ret;
+
+    e1000epp_wait_until(d, wire_has_data, NULL, 10 * EPP_NS_PER_US,
+                        100 * EPP_NS_PER_MS, "frame on the wire");
+    ret = recv(d->sock[0], hdr, sizeof(hdr), MSG_WAITALL);
+    g_assert_cmpint(ret, ==, sizeof(hdr));
+    len = ldl_be_p(hdr);
+    g_assert_cmpuint(len, <=, cap);
+    ret = recv(d->sock[0], buf, len, MSG_WAITALL);
+    g_assert_cmpint(ret, ==, len);
+    return len;
+}
+
+/* ---------------------------------------------------------------- */
+/* Guest memory and helpers                                         */
+/* ---------------------------------------------------------------- */
+
+uint64_t e1000epp_alloc(E1000epp *d, size_t size)
+{
+    uint64_t addr = guest_alloc(&d->alloc, size);
+
+    g_assert(addr != 0);
+    return addr;
+}
+
+void e1000epp_memwrite(E1000epp *d, uint64_t addr, const void *buf,
+                       size_t len)
+{
+    qtest_memwrite(d->qts, addr, buf, len);
+}
+
+void e1000epp_memread(E1000epp *d, uint64_t addr, void *buf, size_t len)
+{
+    qtest_memread(d->qts, addr, buf, len);
+}
+
+uint32_t e1000epp_fcs(const uint8_t *frame, size_t len)
+{
+    /* IEEE 802.3 CRC-32: reflected polynomial 0xedb88320, inverted */
+    uint32_t crc = 0xffffffff;
+    size_t i;
+    int bit;
+
+    for (i = 0; i < len; i++) {
+        crc ^= frame[i];
+        for (bit = 0; bit < 8; bit++) {
+            crc = (crc >> 1) ^ (0xedb88320 & -(crc & 1));
+        }
+    }
+    return ~crc;
+}
+
+uint64_t e1000epp_qom_u64(E1000epp *d, const char *property)
+{
+    QDict *rsp = qtest_qmp(d->qts, "{'execute': 'qom-get', 'arguments': "
+                           "{'path': '/machine/peripheral/" EPP_DEV_ID "', "
+                           "'property': %s}}", property);
+    uint64_t v;
+
+    g_assert(qdict_haskey(rsp, "return"));
+    v = qdict_get_int(rsp, "return");
+    qobject_unref(rsp);
+    return v;
+}

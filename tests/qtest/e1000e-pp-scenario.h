@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What every qtest binary shares: scenario registration, the stock/pp
+ * check, frame builders and wire checks (e1000e-pp-scenario.c).
+ *
+ * A scenario runs against one model.  Every scenario is registered for
+ * e1000e-pp and for the stock e1000e as the GLib test path
+ * "/x86_64/<model>/<name>", and skipped when the binary lacks that
+ * device.  Plain scenarios take the model; cases generated from a table
+ * also get their row (shared by both models, read-only).
+ */
+
+#ifndef E1000E_PP_SCENARIO_H
+#define E1000E_PP_SCENARIO_H
+
+#include "e1000e-pp-drv.h"
+
+typedef struct E1000eppScenario {
+    const char *name;
+    void (*fn)(const char *model);
+} E1000eppScenario;
+
+#define E1000EPP_SCENARIO(fn) { #fn, fn }
+
+typedef void (*E1000eppCaseFn)(const char *model, const void *data);
+
+void e1000epp_add_scenarios(const E1000eppScenario *list, size_t n);
+void e1000epp_add_case(const char *name, E1000eppCaseFn fn, const void *data);
+/* main() of a binary whose scenarios are all in one list */
+int e1000epp_main(int argc, char **argv, const E1000eppScenario *list,
+                  size_t n);
+
+/* True for QEMU's stock model, whose known differences are asserted */
+bool is_stock(const char *model);
+/*
+ * On the stock model: skip the rest of the scenario, naming the known
+ * difference ("stock e1000e: ..."), and return true.  The scenario then
+ * stops its device and returns.
+ */
+bool stock_differs(const char *model, const char *difference);
+
+/* The peer's MAC (locally administered) */
+extern const uint8_t epp_peer_mac[6];
+
+#define VLAN_TCI        0x2005          /* priority 1, VID 5 */
+#define ETH_P_TEST      0x88b5          /* local experimental EtherType */
+
+/*
+ * A frame from the peer to our MAC: optional 802.1Q tag, EtherType
+ * 0x88b5, a 32-bit big-endian sequence number, then a pattern that
+ * differs per frame and per byte.  frame_seq reads the number back.
+ */
+void frame_fill(uint8_t *f, size_t len, bool tagged, uint32_t seq);
+uint32_t frame_seq(const uint8_t *f, bool tag_in_buffer);
+
+/* A frame to the peer: Ethernet header with the given EtherType */
+void tx_eth_header(uint8_t *f, uint16_t ethertype);
+/* Pattern bytes that differ per offset and per seed */
+void fill_pattern(uint8_t *p, size_t len, uint8_t seed);
+
+/* Internet checksum (RFC 1071): 16-bit big-endian words, folded */
+uint32_t csum_add(uint32_t sum, const uint8_t *p, size_t len);
+uint16_t csum_fold(uint32_t sum);
+
+/*
+ * Collect one frame from the wire and compare it byte for byte; on a
+ * mismatch name the first differing offset, dump the registers and fail.
+ * `what` names the frame in the message ("segment 3 of 7").
+ */
+void expect_frame(E1000epp *d, const uint8_t *want, size_t len,
+                  const char *what);
+/* Nothing more on the wire (after letting QEMU's main loop run) */
+void expect_wire_idle(E1000epp *d);
+
+/*
+ * Wait for a condition that depends on QEMU's main loop only (a frame
+ * injected on the socket being received) without advancing virtual time:
+ * polls in real time, bounded, dumps registers on failure.
+ */
+void settle(E1000epp *d, E1000eppCond cond, void *opaque, const char *what);
+/* Step virtual time to an absolute instant (no-op if already there) */
+void step_to(E1000epp *d, int64_t t_ns);
+
+#endif /* E1000E_PP_SCENARIO_H */
