@@ -48,7 +48,12 @@ bool e1000e_pp_can_receive(E1000EPPCore *c)
         /* Like the wire: frames keep coming and are counted or dropped. */
         return true;
     }
-    return !rx_mac_ready(c) ||
+    /*
+     * Back-pressure: offer a frame while nothing waits (it goes to the
+     * ring, or is handed back if neither ring nor buffer can take it) or
+     * while even the longest frame would fit behind those that wait.
+     */
+    return !rx_mac_ready(c) || e1000e_pp_pktbuf_empty(c) ||
            e1000e_pp_pktbuf_room(c, E1000E_PP_MAX_FRAME);
 }
 
