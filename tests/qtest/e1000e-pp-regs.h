@@ -253,4 +253,13 @@
 #define BMCR_ANENABLE       0x1000       /* Auto-negotiation enable */
 #define BMSR_LSTATUS        0x0004       /* Link status */
 
+/* Wake-up (82574L §10.2.8; Linux e1000e defines.h) */
+#define WUC                 0x05800
+#define   WUC_APME            0x00000001u  /* APM wake-up enable */
+#define   WUC_PME_EN          0x00000002u  /* PME enable */
+#define WUFC                0x05808     /* WUS has the same bits */
+#define WUS                 0x05810
+#define   WU_LNKC             0x00000001u  /* link status change */
+#define   WU_MAG              0x00000002u  /* magic packet */
+
 #endif /* E1000E_PP_REGS_H */

@@ -329,10 +329,19 @@ void pm_d3hot_answers_all_ones_and_resets_on_d0(const char *model)
         g_test_skip("stock e1000e unmaps its BARs in D3hot");
         return;
     }
+    uint32_t bars[4];
+    uint16_t cmd;
+    int i;
+
     d = e1000epp_start(model, NULL);
     e1000epp_bring_up(d, &e1000epp_default_config);
     pm = qpci_find_capability(d->pdev, 0x01, 0);
     e1000epp_wr(d, RCTL, RCTL_EN);
+    /* The driver saves its configuration first (pci_save_state) */
+    cmd = qpci_config_readw(d->pdev, PCI_COMMAND);
+    for (i = 0; i < 4; i++) {
+        bars[i] = qpci_config_readl(d->pdev, PCI_BASE_ADDRESS_0 + 4 * i);
+    }
 
     /* When: the driver puts the function in D3hot */
     qpci_config_writew(d->pdev, pm + PCI_PM_CTRL, 3);
@@ -344,6 +353,17 @@ void pm_d3hot_answers_all_ones_and_resets_on_d0(const char *model)
 
     /* When: it comes back to D0 (PMCSR.No_Soft_Reset = 0) */
     qpci_config_writew(d->pdev, pm + PCI_PM_CTRL, 0);
+
+    /* Then: the configuration space was lost (PCI PM 1.2 §5.4)... */
+    g_assert_cmphex(qpci_config_readw(d->pdev, PCI_COMMAND) &
+                    (PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER), ==, 0);
+    g_assert_cmphex(qpci_config_readl(d->pdev, PCI_BASE_ADDRESS_0) &
+                    PCI_BASE_ADDRESS_MEM_MASK, ==, 0);
+    /* ...and the driver restores it (pci_restore_state) */
+    for (i = 0; i < 4; i++) {
+        qpci_config_writel(d->pdev, PCI_BASE_ADDRESS_0 + 4 * i, bars[i]);
+    }
+    qpci_config_writew(d->pdev, PCI_COMMAND, cmd);
 
     /* Then: the function was reset: RCTL is 0 and the NVM reloads */
     g_assert_cmphex(e1000epp_rd(d, RCTL), ==, 0);

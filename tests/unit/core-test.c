@@ -227,6 +227,13 @@ static const struct {
     T(test_register_table_access_kinds),
     T(test_dma_into_bar0_is_refused_not_reentered),
     T(test_rx_backpressure_config_keeps_every_frame),
+    T(test_wake_on_link_change_sets_pme_and_wus_sticks),
+    T(test_wake_frames_in_d3hot),
+    T(test_no_pme_without_pme_en),
+    T(test_d0_apme_notes_wake_in_wus_only),
+    T(test_ctrl_rst_window_then_auto_rd),
+    T(test_gio_master_disable_holds_frames_without_dma_errors),
+    T(test_knobs_hold_tx_and_drop_the_link),
 #undef T
 };
 

@@ -57,6 +57,13 @@ void tx_push_tso_data(Fake *f, unsigned i, uint64_t addr,
 
 /* core-test-basic.c: NVM, reset, PHY, PBA, statistics, frame arithmetic */
 void test_crc32_check_value(void);
+void test_wake_on_link_change_sets_pme_and_wus_sticks(void);
+void test_wake_frames_in_d3hot(void);
+void test_no_pme_without_pme_en(void);
+void test_d0_apme_notes_wake_in_wus_only(void);
+void test_ctrl_rst_window_then_auto_rd(void);
+void test_gio_master_disable_holds_frames_without_dma_errors(void);
+void test_knobs_hold_tx_and_drop_the_link(void);
 void test_d3hot_answers_all_ones_and_d0_resets(void);
 void test_d3hot_takes_no_frame_and_signals_nothing(void);
 void test_reset_raises_nothing_through_the_state_it_clears(void);

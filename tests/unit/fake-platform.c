@@ -95,6 +95,11 @@ static void fake_trace_pm(void *opaque, unsigned from, unsigned to)
     ((Fake *)opaque)->pm_traces++;
 }
 
+static void fake_pme(void *opaque)
+{
+    ((Fake *)opaque)->pme_signals++;
+}
+
 static const E1000EPPPlatform fake_platform = {
     .dma_read = fake_dma_read,
     .dma_write = fake_dma_write,
@@ -108,6 +113,7 @@ static const E1000EPPPlatform fake_platform = {
     .timer_cancel = fake_cancel,
     .log = fake_log,
     .trace_pm = fake_trace_pm,
+    .pme = fake_pme,
 };
 
 Fake *fake_new(void)

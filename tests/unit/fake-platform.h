@@ -34,6 +34,7 @@ typedef struct Fake {
     /* A DMA write also writes this BAR0 offset (DMA aimed at BAR0). */
     int64_t dma_hits_bar0;
     unsigned pm_traces;
+    unsigned pme_signals;       /* PMCSR.PME_Status set by a wake event */
 } Fake;
 
 /* fake_new with the host's configuration (device properties) given. */

@@ -13,6 +13,7 @@
 #include "qemu/timer.h"
 #include "qemu/units.h"
 #include "qapi/error.h"
+#include "qapi/visitor.h"
 #include "hw/pci/pci_device.h"
 #include "hw/pci/pcie.h"
 #include "hw/pci/msi.h"
@@ -179,6 +180,21 @@ static void plat_trace_violation(void *opaque, const char *what,
     trace_e1000e_pp_pm_violation(what, addr);
 }
 
+static void plat_trace_event(void *opaque, const char *what, uint32_t reg,
+                             uint32_t value)
+{
+    trace_e1000e_pp_event(what, reg, value);
+}
+
+/* QEMU sends no PME message: the guest finds PME_Status by polling. */
+static void plat_pme(void *opaque)
+{
+    PCIDevice *d = PCI_DEVICE(opaque);
+
+    pci_word_test_and_set_mask(d->config + CAP_PM + PCI_PM_CTRL,
+                               PCI_PM_CTRL_PME_STATUS);
+}
+
 static const E1000EPPPlatform e1000e_pp_platform = {
     .dma_read = plat_dma_read,
     .dma_write = plat_dma_write,
@@ -197,6 +213,8 @@ static const E1000EPPPlatform e1000e_pp_platform = {
     .trace_tx = plat_trace_tx,
     .trace_pm = plat_trace_pm,
     .trace_violation = plat_trace_violation,
+    .trace_event = plat_trace_event,
+    .pme = plat_pme,
 };
 
 /* ---- timers ---- */
@@ -318,16 +336,39 @@ static void e1000e_pp_add_pm_cap(PCIDevice *d, Error **errp)
     pci_set_word(d->w1cmask + off + PCI_PM_CTRL, PCI_PM_CTRL_PME_STATUS);
 }
 
-/* PMCSR.PowerState written: the core decides what takes effect. */
+/*
+ * D3hot -> D0 with No_Soft_Reset = 0 (PCI PM 1.2 §5.4): the function
+ * loses its configuration — command register, BARs, MSI and MSI-X — and
+ * the driver must restore it, as Linux's pci_restore_state does. PME_En
+ * and PME_Status are sticky and stay.
+ */
+static void e1000e_pp_config_reset(PCIDevice *d)
+{
+    int i;
+
+    trace_e1000e_pp_config_reset();
+    pci_default_write_config(d, PCI_COMMAND, 0, 2);
+    for (i = 0; i < PCI_NUM_REGIONS - 1; i++) {
+        pci_default_write_config(d, PCI_BASE_ADDRESS_0 + 4 * i, 0, 4);
+    }
+    msi_reset(d);
+    msix_reset(d);
+}
+
+/* PMCSR written: PME_En and the power state go to the core. */
 static void e1000e_pp_pm_transition(PCIDevice *d)
 {
     E1000EPPState *s = E1000E_PP(d);
     uint16_t pmcsr = pci_get_word(d->config + CAP_PM + PCI_PM_CTRL);
-    unsigned state = e1000e_pp_power_set(&s->core,
-                                         pmcsr & PCI_PM_CTRL_STATE_MASK);
+    unsigned from = s->core.power, state;
 
+    e1000e_pp_pme_enable(&s->core, pmcsr & PCI_PM_CTRL_PME_ENABLE);
+    state = e1000e_pp_power_set(&s->core, pmcsr & PCI_PM_CTRL_STATE_MASK);
     pci_set_word(d->config + CAP_PM + PCI_PM_CTRL,
                  (pmcsr & ~PCI_PM_CTRL_STATE_MASK) | state);
+    if (from == E1000E_PP_D3HOT && state == E1000E_PP_D0) {
+        e1000e_pp_config_reset(d);
+    }
 }
 
 static void e1000e_pp_write_config(PCIDevice *d, uint32_t addr, uint32_t val,
@@ -448,6 +489,7 @@ static void e1000e_pp_reset(DeviceState *dev)
     E1000EPPState *s = E1000E_PP(dev);
 
     e1000e_pp_power_set(&s->core, E1000E_PP_D0);
+    e1000e_pp_pme_enable(&s->core, false);
     e1000e_pp_core_reset(&s->core);
     e1000e_pp_bus_master(&s->core, PCI_DEVICE(s)->config[PCI_COMMAND] &
                          PCI_COMMAND_MASTER);
@@ -507,6 +549,8 @@ static void e1000e_pp_add_counters(E1000EPPState *s)
         { "rx-not-ready", &rx->not_ready },
         { "rx-dma-error", &rx->dma_error },
         { "rx-flushed", &rx->flushed },
+        { "rx-wake", &rx->wake },
+        { "reset-accesses", &s->core.reset_accesses },
         { "dma-errors", &s->core.dma_errors },
         { "pm-violations", &s->core.pm_violations },
         { "reentries-refused", &s->core.reentries },
@@ -517,6 +561,79 @@ static void e1000e_pp_add_counters(E1000EPPState *s)
         object_property_add_uint64_ptr(obj, counters[i].name, counters[i].v,
                                        OBJ_PROP_FLAG_READ);
     }
+}
+
+/* qom-get <dev> events: knob changes and violations, oldest first. */
+static char *e1000e_pp_get_events(Object *obj, Error **errp)
+{
+    E1000EPPState *s = E1000E_PP(obj);
+    size_t len = e1000e_pp_events(&s->core, NULL, 0);
+    char *buf = g_malloc(len + 1);
+
+    e1000e_pp_events(&s->core, buf, len + 1);
+    return buf;
+}
+
+/*
+ * Race-tooling knobs, settable with qom-set at run time (and, for
+ * reset-delay-ns, on the command line): tx-hold, reset-delay-ns,
+ * link-drop-ms, wake-event. Before realize they only configure.
+ */
+static void e1000e_pp_knob_get_u64(Object *obj, Visitor *v, const char *name,
+                                   void *opaque, Error **errp)
+{
+    E1000EPPState *s = E1000E_PP(obj);
+    uint64_t value = 0;
+
+    if (!strcmp(name, "reset-delay-ns")) {
+        value = DEVICE(obj)->realized ? s->core.cfg.reset_ns :
+                s->cfg.reset_ns;
+    } else if (!strcmp(name, "tx-hold")) {
+        value = s->core.tx_hold;
+    }
+    visit_type_uint64(v, name, &value, errp);
+}
+
+static void e1000e_pp_knob_set_u64(Object *obj, Visitor *v, const char *name,
+                                   void *opaque, Error **errp)
+{
+    E1000EPPState *s = E1000E_PP(obj);
+    bool live = DEVICE(obj)->realized;
+    uint64_t value;
+
+    if (!visit_type_uint64(v, name, &value, errp)) {
+        return;
+    }
+    if (!strcmp(name, "reset-delay-ns")) {
+        s->cfg.reset_ns = value;
+        if (live) {
+            e1000e_pp_knob_reset_ns(&s->core, value);
+        }
+    } else if (!live) {
+        error_setg(errp, "%s is a run-time knob: set it with qom-set", name);
+    } else if (!strcmp(name, "tx-hold")) {
+        e1000e_pp_knob_tx_hold(&s->core, value != 0);
+    } else if (!strcmp(name, "link-drop-ms")) {
+        e1000e_pp_knob_link_drop(&s->core, MIN(value, UINT32_MAX));
+    } else if (!strcmp(name, "wake-event")) {
+        e1000e_pp_knob_wake(&s->core, (uint32_t)value);
+    }
+}
+
+static void e1000e_pp_add_knobs(E1000EPPState *s)
+{
+    static const char *const knobs[] = {
+        "reset-delay-ns", "tx-hold", "link-drop-ms", "wake-event",
+    };
+    size_t i;
+
+    s->cfg.reset_ns = E1000E_PP_RESET_NS_DEFAULT;
+    for (i = 0; i < ARRAY_SIZE(knobs); i++) {
+        object_property_add(OBJECT(s), knobs[i], "uint64",
+                            e1000e_pp_knob_get_u64, e1000e_pp_knob_set_u64,
+                            NULL, NULL);
+    }
+    object_property_add_str(OBJECT(s), "events", e1000e_pp_get_events, NULL);
 }
 
 /* qom-get <dev> unimplemented-registers: what the guest touched. */
@@ -537,6 +654,7 @@ static void e1000e_pp_instance_init(Object *obj)
     e1000e_pp_add_counters(s);
     object_property_add_str(obj, "unimplemented-registers",
                             e1000e_pp_get_unimplemented, NULL);
+    e1000e_pp_add_knobs(s);
     device_add_bootindex_property(obj, &s->conf.bootindex, "bootindex",
                                   "/ethernet-phy@0", DEVICE(obj));
 }

@@ -25,7 +25,7 @@ void e1000e_pp_core_init(E1000EPPCore *c, const E1000EPPPlatform *plat,
 void e1000e_pp_core_reset(E1000EPPCore *c)
 {
     e1000e_pp_begin(c);
-    e1000e_pp_function_reset(c);
+    e1000e_pp_function_reset(c, true);
     e1000e_pp_leave(c);
 }
 
@@ -79,6 +79,12 @@ void e1000e_pp_timer_fired(E1000EPPCore *c, E1000EPPTimer timer)
         break;
     case E1000E_PP_TIMER_KICK:
         e1000e_pp_schedule(c, WORK_ENGINES);
+        break;
+    case E1000E_PP_TIMER_RESET:
+        e1000e_pp_reset_done(c);
+        break;
+    case E1000E_PP_TIMER_LINK_KNOB:
+        e1000e_pp_knob_link_return(c);
         break;
     default:
         if (timer >= E1000E_PP_TIMER_ITR && timer < E1000E_PP_TIMER_COUNT) {

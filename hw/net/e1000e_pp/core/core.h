@@ -37,6 +37,8 @@ typedef enum E1000EPPTimer {
     E1000E_PP_TIMER_TIDV,        /* Tx packet delay */
     E1000E_PP_TIMER_TADV,        /* Tx absolute delay */
     E1000E_PP_TIMER_KICK,        /* continue engine work past its budget */
+    E1000E_PP_TIMER_RESET,       /* CTRL.RST completes */
+    E1000E_PP_TIMER_LINK_KNOB,   /* a link dropped by the knob returns */
     E1000E_PP_TIMER_ITR,         /* INTx/MSI throttle window ends */
     E1000E_PP_TIMER_EITR0,       /* MSI-X vector 0..4 throttle windows */
     E1000E_PP_TIMER_COUNT = E1000E_PP_TIMER_EITR0 + E1000E_PP_MSIX_VECTORS,
@@ -81,6 +83,11 @@ typedef struct E1000EPPPlatform {
     void (*trace_tx)(void *opaque, size_t len, uint32_t tdh, const char *what);
     void (*trace_pm)(void *opaque, unsigned from, unsigned to);
     void (*trace_violation)(void *opaque, const char *what, uint64_t addr);
+    /* A wake event in D3hot: set PMCSR.PME_Status (may be NULL). */
+    void (*pme)(void *opaque);
+    /* Knob changes and violations, as listed by e1000e_pp_events. */
+    void (*trace_event)(void *opaque, const char *what, uint32_t reg,
+                        uint32_t value);
 } E1000EPPPlatform;
 
 /* What the host configures before the first reset (device properties). */
@@ -88,7 +95,27 @@ typedef struct E1000EPPConfig {
     uint8_t mac[6];
     /* Hold frames upstream when the packet buffer is full (never drop). */
     bool rx_backpressure;
+    /* How long CTRL.RST keeps the MAC in reset, in virtual ns. */
+    uint64_t reset_ns;
 } E1000EPPConfig;
+
+/*
+ * Default CTRL.RST window. The datasheet text we could read gives no
+ * number; Linux only waits for EECD.AUTO_RD, which follows 1 ms later.
+ */
+#define E1000E_PP_RESET_NS_DEFAULT  1000
+/* Linux polls EECD.AUTO_RD about 10 times, 1-2 ms apart, then gives up. */
+#define E1000E_PP_RESET_NS_DRIVER_MAX  (8 * 1000 * 1000)
+
+/* One entry of the knob-and-violation list. */
+typedef struct E1000EPPEvent {
+    int64_t ns;
+    const char *what;
+    uint32_t reg;
+    uint32_t value;
+} E1000EPPEvent;
+
+#define E1000E_PP_EVENTS 64
 
 /* PCI PM D-states the function implements (PMC: no D1/D2). */
 #define E1000E_PP_D0            0
@@ -159,6 +186,7 @@ typedef struct E1000EPPRxCounters {
     uint64_t not_ready;      /* dropped: receiver off, link down, D3 */
     uint64_t dma_error;      /* dropped: DMA to the guest failed */
     uint64_t flushed;        /* dropped from the packet buffer by a reset */
+    uint64_t wake;           /* taken in D3hot as a wake event, not stored */
 } E1000EPPRxCounters;
 
 /* Tx offload context, loaded by a context descriptor (§7.2.10.2). */
@@ -271,6 +299,19 @@ typedef struct E1000EPPCore {
     /* PCI PM: PMCSR.PowerState and what the function refused outside D0. */
     unsigned power;
     uint64_t pm_violations;
+    bool pme_enabled;        /* PMCSR.PME_En */
+
+    /* CTRL.RST in progress; register writes meanwhile are listed. */
+    bool resetting;
+    uint64_t reset_accesses;
+
+    /* Run-time knobs (race tooling). */
+    bool tx_hold;            /* the Tx engine stops where it is */
+    bool link_knob_down;     /* the link is held down for a while */
+
+    /* The last E1000E_PP_EVENTS knob changes and violations. */
+    E1000EPPEvent events[E1000E_PP_EVENTS];
+    uint64_t nevents;
 } E1000EPPCore;
 
 /*
@@ -292,6 +333,20 @@ void e1000e_pp_io_write(E1000EPPCore *c, uint32_t port, uint32_t value);
 
 /* PMCSR.PowerState was written; returns the state now in effect. */
 unsigned e1000e_pp_power_set(E1000EPPCore *c, unsigned state);
+/* PMCSR.PME_En was written. */
+void e1000e_pp_pme_enable(E1000EPPCore *c, bool enabled);
+
+/*
+ * Race-tooling knobs, each listed as an event: hold the Tx engine (TDH
+ * stops), set the CTRL.RST window, drop the link for ms of virtual time,
+ * raise a wake event (a WUS cause bit: 1 link, 2 magic packet, ...).
+ */
+void e1000e_pp_knob_tx_hold(E1000EPPCore *c, bool hold);
+void e1000e_pp_knob_reset_ns(E1000EPPCore *c, uint64_t ns);
+void e1000e_pp_knob_link_drop(E1000EPPCore *c, uint32_t ms);
+void e1000e_pp_knob_wake(E1000EPPCore *c, uint32_t cause);
+/* The event list, oldest first, one "ns what reg=0x.. value=0x.." line each. */
+size_t e1000e_pp_events(E1000EPPCore *c, char *buf, size_t size);
 
 /*
  * The unknown and unimplemented registers touched since init, as

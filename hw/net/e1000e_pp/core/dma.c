@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Bus-master DMA as the engines see it: refused while PCI COMMAND.BME is
- * clear, CTRL.GIO_MASTER_DISABLE is set or the function is outside D0,
- * and every failure counted (docs/fidelity.md, "DMA").
+ * clear or the function is outside D0, and every failure counted
+ * (docs/fidelity.md, "DMA"). CTRL.GIO_MASTER_DISABLE is no failure: the
+ * engines simply start no new work while it is set.
  */
 #include "internal.h"
 
@@ -12,7 +13,7 @@ static bool dma_refused(E1000EPPCore *c, uint64_t addr, size_t len)
     if (!e1000e_pp_power_d0(c, "dma", addr)) {
         return true;
     }
-    if (!c->bus_master || (REG(c, CTRL) & CTRL_GIO_MASTER_DISABLE)) {
+    if (!c->bus_master) {
         e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, CTRL,
                       "DMA to 0x%llx blocked: bus mastering is off",
                       (unsigned long long)addr);
@@ -26,8 +27,7 @@ static bool dma_refused(E1000EPPCore *c, uint64_t addr, size_t len)
 /* The common case in a few compares; the reasons only when refused. */
 static inline bool dma_allowed(E1000EPPCore *c, uint64_t addr, size_t len)
 {
-    if (c->power == E1000E_PP_D0 && c->bus_master &&
-        !(REG(c, CTRL) & CTRL_GIO_MASTER_DISABLE) && addr + len >= addr) {
+    if (c->power == E1000E_PP_D0 && c->bus_master && addr + len >= addr) {
         return true;
     }
     return !dma_refused(c, addr, len);

@@ -10,7 +10,7 @@ void e1000e_pp_ctrl_write(E1000EPPCore *c, uint32_t off, uint32_t val,
                           uint32_t old)
 {
     if (val & CTRL_RST) {
-        e1000e_pp_mac_reset(c, true);
+        e1000e_pp_mac_reset(c, true, true);
         return;
     }
     if (val & CTRL_PHY_RST) {
@@ -18,9 +18,11 @@ void e1000e_pp_ctrl_write(E1000EPPCore *c, uint32_t off, uint32_t val,
     }
     /*
      * Speed, duplex and link come from the PHY's resolution (the model
-     * has no forced-speed MAC modes); a write may let a held ring go on.
+     * has no forced-speed MAC modes); a write may let a held ring go on,
+     * and clearing GIO_MASTER_DISABLE lets both engines start again.
      */
-    e1000e_pp_schedule(c, WORK_TX);
+    e1000e_pp_schedule(c, (old & ~val & CTRL_GIO_MASTER_DISABLE) ?
+                          WORK_ENGINES : WORK_TX);
 }
 
 uint32_t e1000e_pp_status_read(E1000EPPCore *c, uint32_t off)

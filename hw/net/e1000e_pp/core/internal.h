@@ -67,6 +67,9 @@ extern const size_t e1000e_pp_reg_table_len;
 void e1000e_pp_log(E1000EPPCore *c, E1000EPPLog kind, uint32_t off,
                    const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* A knob change or violation, kept in the event list and traced. */
+void e1000e_pp_event(E1000EPPCore *c, const char *what, uint32_t reg,
+                     uint32_t value);
 
 /*
  * Work an entry point leaves for e1000e_pp_settle() (settle.c): handlers,
@@ -108,8 +111,9 @@ uint32_t e1000e_pp_pba_read(E1000EPPCore *c, uint32_t off);
 uint32_t e1000e_pp_swsm_read(E1000EPPCore *c, uint32_t off);
 
 /* reset.c */
-void e1000e_pp_mac_reset(E1000EPPCore *c, bool software);
-void e1000e_pp_function_reset(E1000EPPCore *c);
+void e1000e_pp_mac_reset(E1000EPPCore *c, bool software, bool keep_wake);
+void e1000e_pp_function_reset(E1000EPPCore *c, bool power_on);
+void e1000e_pp_reset_done(E1000EPPCore *c);
 
 /* nvm.c */
 void e1000e_pp_nvm_init(E1000EPPCore *c, const uint8_t mac[6]);
@@ -129,6 +133,7 @@ void e1000e_pp_mdic_write(E1000EPPCore *c, uint32_t off, uint32_t val,
                           uint32_t old);
 bool e1000e_pp_link_up(E1000EPPCore *c);
 void e1000e_pp_phy_wire(E1000EPPCore *c, bool up);
+void e1000e_pp_phy_relink(E1000EPPCore *c);
 bool e1000e_pp_phy_loopback(E1000EPPCore *c);
 void e1000e_pp_link_autoneg_done(E1000EPPCore *c);
 
@@ -181,8 +186,16 @@ static inline bool e1000e_pp_power_d0(E1000EPPCore *c, const char *what,
     if (c->plat->trace_violation) {
         c->plat->trace_violation(c->opaque, what, addr);
     }
+    e1000e_pp_event(c, what, (uint32_t)addr, c->power);
     return false;
 }
+
+/* knobs.c */
+void e1000e_pp_knob_link_return(E1000EPPCore *c);
+
+/* wake.c */
+bool e1000e_pp_wake_event(E1000EPPCore *c, uint32_t cause);
+uint32_t e1000e_pp_wake_frame(E1000EPPCore *c, const uint8_t *f, size_t len);
 
 /* Ethernet framing (IEEE 802.3) */
 #define ETH_ALEN        6

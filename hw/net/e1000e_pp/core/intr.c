@@ -34,7 +34,11 @@ static void trace(E1000EPPCore *c, const char *what, unsigned vector)
     }
 }
 
-/* The line may always drop; asserting it or sending a message needs D0. */
+/*
+ * The line may always drop; asserting it or sending a message needs D0.
+ * In D3hot the commit does not even try (the causes stay in ICR until
+ * the D3hot->D0 reset), so only a path that bypasses it counts.
+ */
 static void set_intx(E1000EPPCore *c, bool level)
 {
     if (level && !e1000e_pp_power_d0(c, "intx", 0)) {
@@ -200,6 +204,11 @@ void e1000e_pp_intr_commit(E1000EPPCore *c)
     }
     c->irq_raise = c->irq_fire = 0;
     c->irq_dirty = false;
+    if (c->power != E1000E_PP_D0) {
+        /* Asleep: latch the causes; a wake-up goes through PME instead. */
+        REG(c, ICR) |= causes & ~ICR_INT_ASSERTED;
+        return;
+    }
     if (causes) {
         if (msix) {
             /* The per-queue and "other" causes the vectors are routed by. */

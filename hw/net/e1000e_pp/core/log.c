@@ -26,3 +26,39 @@ void e1000e_pp_log(E1000EPPCore *c, E1000EPPLog kind, uint32_t off,
     va_end(ap);
     c->plat->log(c->opaque, kind, msg);
 }
+
+void e1000e_pp_event(E1000EPPCore *c, const char *what, uint32_t reg,
+                     uint32_t value)
+{
+    E1000EPPEvent *e = &c->events[c->nevents % E1000E_PP_EVENTS];
+
+    e->ns = c->plat->now_ns(c->opaque);
+    e->what = what;
+    e->reg = reg;
+    e->value = value;
+    c->nevents++;
+    if (c->plat->trace_event) {
+        c->plat->trace_event(c->opaque, what, reg, value);
+    }
+}
+
+size_t e1000e_pp_events(E1000EPPCore *c, char *buf, size_t size)
+{
+    uint64_t i = c->nevents > E1000E_PP_EVENTS ?
+                 c->nevents - E1000E_PP_EVENTS : 0;
+    size_t len = 0;
+
+    if (size) {
+        buf[0] = '\0';
+    }
+    for (; i < c->nevents; i++) {
+        const E1000EPPEvent *e = &c->events[i % E1000E_PP_EVENTS];
+        int n = snprintf(len < size ? buf + len : NULL,
+                         len < size ? size - len : 0,
+                         "%lld %s reg=0x%05x value=0x%08x\n",
+                         (long long)e->ns, e->what, e->reg, e->value);
+
+        len += n > 0 ? (size_t)n : 0;
+    }
+    return len;
+}

@@ -74,13 +74,19 @@ bool e1000e_pp_phy_loopback(E1000EPPCore *c)
            BMCR_LOOPBACK;
 }
 
+/* A partner on the wire: the netdev's carrier, unless the knob cut it. */
+static bool wire_present(E1000EPPCore *c)
+{
+    return c->wire_up && !c->link_knob_down;
+}
+
 bool e1000e_pp_link_up(E1000EPPCore *c)
 {
     /* In loopback the PHY reports link to the MAC without a partner. */
     if (e1000e_pp_phy_loopback(c)) {
         return true;
     }
-    return c->wire_up && !(c->phy[MII_BMCR] & BMCR_PDOWN) &&
+    return wire_present(c) && !(c->phy[MII_BMCR] & BMCR_PDOWN) &&
            !c->autoneg_running && (c->phy[MII_BMSR] & BMSR_LSTATUS);
 }
 
@@ -97,6 +103,8 @@ static void link_report(E1000EPPCore *c)
     }
     c->link_reported = up;
     e1000e_pp_raise(c, ICR_LSC);
+    /* WUFC.LNKC: what Linux arms before it runtime-suspends. */
+    e1000e_pp_wake_event(c, WUFC_LNKC);
     if (up) {
         /* Rings held while the link was down may go on. */
         e1000e_pp_schedule(c, WORK_ENGINES);
@@ -132,7 +140,7 @@ static void link_restart(E1000EPPCore *c)
         link_set(c, true);
         return;
     }
-    if (!c->wire_up || (c->phy[MII_BMCR] & BMCR_PDOWN)) {
+    if (!wire_present(c) || (c->phy[MII_BMCR] & BMCR_PDOWN)) {
         return;
     }
     if (c->phy[MII_BMCR] & BMCR_ANENABLE) {
@@ -149,7 +157,7 @@ void e1000e_pp_link_autoneg_done(E1000EPPCore *c)
         return;
     }
     c->autoneg_running = false;
-    link_set(c, c->wire_up && !(c->phy[MII_BMCR] & BMCR_PDOWN));
+    link_set(c, wire_present(c) && !(c->phy[MII_BMCR] & BMCR_PDOWN));
 }
 
 /* The netdev's carrier changed. */
@@ -159,6 +167,12 @@ void e1000e_pp_phy_wire(E1000EPPCore *c, bool up)
         return;
     }
     c->wire_up = up;
+    link_restart(c);
+}
+
+/* The link knob cut or restored the partner: negotiate again. */
+void e1000e_pp_phy_relink(E1000EPPCore *c)
+{
     link_restart(c);
 }
 

@@ -31,7 +31,7 @@ unsigned e1000e_pp_power_set(E1000EPPCore *c, unsigned state)
         c->power = state;
     } else {
         c->power = state;
-        e1000e_pp_function_reset(c);
+        e1000e_pp_function_reset(c, false);
     }
     e1000e_pp_leave(c);
     return state;

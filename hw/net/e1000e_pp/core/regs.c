@@ -205,9 +205,9 @@ const RegInfo e1000e_pp_reg_table[] = {
     STAT("ICRXDMTC", ICRXDMTC), STAT("ICRXOC", ICRXOC),
 
     /* §10.2.8 Wake-up, management, PCIe */
-    UNIMP(S_WAKE, "WUC", WUC, 0, 0x0000001f),
-    UNIMP(S_WAKE, "WUFC", WUFC, 0, 0x000f80ff),
-    R(S_WAKE, "WUS", WUS, REG_UNIMP, 0, 0),
+    R(S_WAKE, "WUC", WUC, REG_RW, 0, 0x0000001f),
+    R(S_WAKE, "WUFC", WUFC, REG_RW, 0, 0x000f80ff),
+    R(S_WAKE, "WUS", WUS, REG_W1C, 0, 0x000f80ff),
     R(S_WAKE, "MANC", MANC, REG_RW, 0, 0xffffffff),
     UNIMP(S_WAKE, "MANC2H", MANC2H, 0, 0xffffffff),
     UNIMP(S_WAKE, "IPAV", IPAV, 0, 0xffffffff),
@@ -430,6 +430,11 @@ void e1000e_pp_write(E1000EPPCore *c, uint32_t offset, uint32_t value)
     }
     if (c->plat->trace_reg) {
         c->plat->trace_reg(c->opaque, 1, ri ? ri->name : "?", off, value);
+    }
+    if (c->resetting) {
+        /* The driver should wait for CTRL.RST to finish: listed. */
+        c->reset_accesses++;
+        e1000e_pp_event(c, "write-during-reset", off, value);
     }
     if (!ri || ri->access == REG_UNIMP) {
         reg_unimplemented(c, ri, off, true, value);

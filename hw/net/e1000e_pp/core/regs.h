@@ -319,7 +319,15 @@
 
 /* §10.2.8 Wake-up, management, PCIe */
 #define WUC             0x05800
-#define WUFC            0x05808
+#define   WUC_APME          (1u << 0)
+#define   WUC_PME_EN        (1u << 1)
+#define   WUC_PME_STATUS    (1u << 2)
+#define WUFC            0x05808     /* WUS has the same layout */
+#define   WUFC_LNKC         (1u << 0)
+#define   WUFC_MAG          (1u << 1)
+#define   WUFC_EX           (1u << 2)
+#define   WUFC_MC           (1u << 3)
+#define   WUFC_BC           (1u << 4)
 #define WUS             0x05810
 #define MANC            0x05820
 #define MANC2H          0x05860

@@ -28,17 +28,21 @@ bool e1000e_pp_loopback(E1000EPPCore *c)
            e1000e_pp_phy_loopback(c);
 }
 
-/* The MAC takes frames into the packet buffer... */
+/* The MAC takes frames into the packet buffer (not while in reset)... */
 static bool rx_mac_ready(E1000EPPCore *c)
 {
-    return (REG(c, RCTL) & RCTL_EN) &&
+    return (REG(c, RCTL) & RCTL_EN) && !c->resetting &&
            (e1000e_pp_link_up(c) || e1000e_pp_loopback(c));
 }
 
-/* ...and the DMA engine moves them on while it may master the bus. */
+/*
+ * ...and the DMA engine moves them on while it may master the bus; with
+ * CTRL.GIO_MASTER_DISABLE it starts nothing new and frames wait.
+ */
 static bool rx_dma_ready(E1000EPPCore *c)
 {
-    return rx_mac_ready(c) && c->bus_master && !c->rx_halted;
+    return rx_mac_ready(c) && c->bus_master && !c->rx_halted &&
+           !(REG(c, CTRL) & CTRL_GIO_MASTER_DISABLE);
 }
 
 bool e1000e_pp_can_receive(E1000EPPCore *c)
@@ -228,10 +232,23 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
 bool e1000e_pp_rx_wire(E1000EPPCore *c, const uint8_t *frame, size_t len)
 {
     c->rxstat.offered++;
-    if (c->power != E1000E_PP_D0 || e1000e_pp_phy_loopback(c)) {
-        /* Asleep, or in PHY loopback: the line side is not listened to. */
+    if (c->power != E1000E_PP_D0) {
+        /* Asleep: only a wake filter listens; nothing is stored. */
+        if (e1000e_pp_wake_event(c, e1000e_pp_wake_frame(c, frame, len))) {
+            c->rxstat.wake++;
+        } else {
+            c->rxstat.not_ready++;
+        }
+        return true;
+    }
+    if (e1000e_pp_phy_loopback(c)) {
+        /* In PHY loopback the line side is not listened to. */
         c->rxstat.not_ready++;
         return true;
+    }
+    if (REG(c, WUC) & WUC_APME) {
+        /* Awake with APME: a wake filter match is only noted in WUS. */
+        e1000e_pp_wake_event(c, e1000e_pp_wake_frame(c, frame, len));
     }
     if (!rx_accept(c, frame, len, true)) {
         c->rxstat.offered--;    /* not taken: QEMU offers it again */
