@@ -123,6 +123,16 @@ def _do_report(args):
     return rxbench.report(args)
 
 
+def _race_args(p):
+    from . import race
+    race.add_arguments(p)
+
+
+def _do_race(args):
+    from . import race
+    return race.run(args)
+
+
 def cmd_qemu(args):
     if not os.access(paths.QEMU_BIN, os.X_OK):
         print("error: the emulator is not built yet (%s)\n"
@@ -156,6 +166,9 @@ COMMANDS = [
             "the model: pieces, truesize and density per MTU for the stock "
             "and page-pool designs, DMA calls per packet", _report_args,
             _do_report, SETUP_NO_GUEST),
+    Command("race", "reset task against runtime suspend: every "
+            "interleaving, which ones the device flags, the first as a "
+            "step list", _race_args, _do_race, SETUP_NO_GUEST),
 ]
 
 

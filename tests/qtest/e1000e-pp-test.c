@@ -32,6 +32,8 @@ static const E1000eppScenario scenarios[] = {
     { "pm_link_change_wakes_through_pme", pm_link_change_wakes_through_pme },
     { "reset_delay_widens_ctrl_rst", reset_delay_widens_ctrl_rst },
     { "knob_tx_hold_stops_tdh", knob_tx_hold_stops_tdh },
+    { "race_reset_task_vs_runtime_suspend",
+      race_reset_task_vs_runtime_suspend },
     { "nvm_mac_and_checksum", nvm_mac_and_checksum },
     { "reset_sets_auto_rd", reset_sets_auto_rd },
     { "phy_identity_via_mdic", phy_identity_via_mdic },
