@@ -19,6 +19,7 @@
 #include "libqtest.h"
 #include "hw/pci/pci_regs.h"
 #include "libqos/pci.h"
+#include "qobject/qdict.h"
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
 #include "e1000e-pp-test.h"
@@ -102,7 +103,21 @@ static const RaceStep suspend[] = {
 typedef struct RaceResult {
     uint64_t pm_violations;
     uint64_t reset_accesses;
+    char *events;               /* the device's event list afterwards */
 } RaceResult;
+
+static char *qom_events(E1000epp *d)
+{
+    QDict *rsp = qtest_qmp(d->qts, "{'execute': 'qom-get', 'arguments': "
+                           "{'path': '/machine/peripheral/" EPP_DEV_ID "', "
+                           "'property': 'events'}}");
+    char *v;
+
+    g_assert(qdict_haskey(rsp, "return"));
+    v = g_strdup(qdict_get_str(rsp, "return"));
+    qobject_unref(rsp);
+    return v;
+}
 
 /* order[i]: 0 = next reset-task step, 1 = next suspend step */
 static RaceResult race_run(const char *model, const uint8_t *order,
@@ -136,6 +151,7 @@ static RaceResult race_run(const char *model, const uint8_t *order,
                         res.pm_violations;
     res.reset_accesses = e1000epp_qom_u64(r.d, "reset-accesses") -
                          res.reset_accesses;
+    res.events = qom_events(r.d);
     e1000epp_stop(r.d);
     return res;
 }
@@ -201,6 +217,7 @@ void race_reset_task_vs_runtime_suspend(const char *model)
 {
     g_autoptr(GString) table = g_string_new("");
     g_autoptr(GString) first = NULL;
+    g_autofree char *first_events = NULL;
     unsigned mask, runs = 0, bad = 0;
     const size_t n = NR + NS;
 
@@ -235,12 +252,16 @@ void race_reset_task_vs_runtime_suspend(const char *model)
             bad++;
             if (!first) {
                 first = g_string_new(name->str);
+                first_events = g_strdup(res.events);
             }
         }
+        g_free(res.events);
     }
     g_string_append_printf(table, "%u interleavings, %u with a violation; "
-                           "first: %s\n", runs, bad,
-                           first ? first->str : "none");
+                           "first: %s\nwhat the device listed for it "
+                           "(qom-get events: ns, what, register, value):\n%s",
+                           runs, bad, first ? first->str : "none",
+                           first_events ? first_events : "");
     /* C(6, 2) orders; the race is real: some of them violate */
     g_assert_cmpuint(runs, ==, 15);
     g_assert_cmpuint(bad, >, 0);
@@ -256,6 +277,8 @@ void race_reset_task_vs_runtime_suspend(const char *model)
         report_line(table, "guarded: S1 S2, resume (get_sync), R1..R4", u);
         g_assert_cmpuint(a.pm_violations + a.reset_accesses, ==, 0);
         g_assert_cmpuint(u.pm_violations + u.reset_accesses, ==, 0);
+        g_free(a.events);
+        g_free(u.events);
     }
     report_write(table);
 }
