@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Runtime PM with the unmodified e1000e driver: suspend without link, wake
-through PME when the cable comes back, resume with traffic.
+through PME when the cable comes back, traffic afterwards.
 
 Linux runtime-suspends the NIC only without link (e1000e's runtime idle
 callback), after arming link-change wake (WUFC.LNKC, WUC.PME_En) and
-PMCSR.PME_En; the function then sits in D3hot. When the peer's side of
+PMCSR.PME_En; the function then sits in D3hot. The interface stays up:
+closing it powers the PHY down (BMCR.PDOWN), and a powered-down PHY sees
+no link to wake on; then only `ip link set up` resumes the device. When the peer's side of
 the link comes up, e1000e-pp sets PMCSR.PME_Status; QEMU sends no PME
 message, so the guest's PCI core finds it by polling (about once a
 second) and resumes the device, and the driver reports the cause it
@@ -71,10 +73,13 @@ def test_runtime_suspend_wake_on_link_and_resume(pm_vm, device):
     pci = pci.strip()
     nic = nic_path(vm)
 
-    # given: runtime PM allowed, the interface down and no link
+    # given: the interface up, runtime PM allowed, and then no link
+    vm.agent.sh("ip link set eth0 up")
+    vm.agent.sh(f"ip addr add {GUEST_IP}/24 dev eth0")
+    wait_until("carrier on eth0", lambda: carrier(vm), LINK_TIMEOUT,
+               interval=0.2, evidence=vm.console_tail)
     vm.agent.sh(f"echo auto > /sys/bus/pci/devices/{pci}/power/control")
     vm.qmp.execute("set_link", name=vm.netdev_id, up=False)
-    vm.agent.sh("ip link set eth0 down")
 
     # then: the driver runtime-suspends the function (D3hot)
     wait_until("runtime suspend", lambda: status(vm, pci) == "suspended",
@@ -91,10 +96,8 @@ def test_runtime_suspend_wake_on_link_and_resume(pm_vm, device):
     assert WAKE_CAUSE in dmesg
     assert vm.qmp.execute("qom-get", path=nic, property="rx-wake") == 0
 
-    # when: the interface comes up, then traffic passes
+    # then: the link is back and traffic passes
     vm.agent.sh(f"echo on > /sys/bus/pci/devices/{pci}/power/control")
-    vm.agent.sh("ip link set eth0 up")
-    vm.agent.sh(f"ip addr add {GUEST_IP}/24 dev eth0")
     wait_until("carrier on eth0", lambda: carrier(vm), LINK_TIMEOUT,
                interval=0.2, evidence=vm.console_tail)
     rc, out = vm.agent.sh(f"ping -c 3 -W 5 {PEER_IP}", timeout=60,
