@@ -13,6 +13,7 @@
 #include "qobject/qdict.h"
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
+#include "e1000e-pp-scenario.h"
 #include "e1000e-pp-test.h"
 
 #define PMCSR_PME_EN        0x0100
@@ -165,5 +166,131 @@ void knob_tx_hold_stops_tdh(const char *model)
                             "value=0x00000001"));
     g_assert_nonnull(strstr(events, "knob-tx-hold reg=0x03810 "
                             "value=0x00000000"));
+    e1000epp_stop(d);
+}
+
+static bool qom_reached(E1000epp *d, void *opaque)
+{
+    const char *property = opaque;
+
+    return e1000epp_qom_u64(d, property) > 0;
+}
+
+/*
+ * Given the function in D3hot with WUFC.MAG and PME_En, when a magic
+ * packet (6 x 0xff, then our address 16 times, in a broadcast UDP frame)
+ * arrives, then it is taken as a wake event (rx-wake), nothing is
+ * written to the posted buffer, and PMCSR.PME_Status is set.
+ * stock e1000e: no PME support.
+ */
+void pm_magic_packet_wakes_from_d3hot(const char *model)
+{
+    E1000epp *d;
+    uint8_t frame[200] = { 0 };
+    size_t off = 42, i;
+
+    if (stock_differs(model, "no PME, no wake filters")) {
+        return;
+    }
+    d = e1000epp_start(model, NULL);
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    memset(frame, 0xff, 6);
+    memcpy(frame + 6, epp_mac, 6);
+    frame[12] = 0x08;
+    memset(frame + off, 0xff, 6);
+    for (i = 0; i < 16; i++) {
+        memcpy(frame + off + 6 + 6 * i, epp_mac, 6);
+    }
+    e1000epp_wr(d, WUFC, WU_MAG);
+    e1000epp_wr(d, WUC, WUC_PME_EN);
+    pmcsr_write(d, PMCSR_PME_EN | 3);
+
+    e1000epp_inject(d, frame, off + 6 + 16 * 6);
+    e1000epp_wait_until(d, qom_reached, (void *)"rx-wake",
+                        10 * EPP_NS_PER_US, 100 * EPP_NS_PER_MS,
+                        "the magic packet");
+    g_assert_cmpuint(e1000epp_qom_u64(d, "rx-delivered"), ==, 0);
+    g_assert_cmphex(pmcsr(d) & PMCSR_PME_STATUS, ==, PMCSR_PME_STATUS);
+    e1000epp_stop(d);
+}
+
+/*
+ * PMC advertises D0 and D3hot only (no D1/D2 support bits): a write of
+ * D1 or D2 to PMCSR.PowerState leaves the function in the state it was.
+ */
+void pm_d1_d2_are_refused(const char *model)
+{
+    E1000epp *d = e1000epp_start(model, NULL);
+
+    pmcsr_write(d, 1);
+    g_assert_cmphex(pmcsr(d) & 3, ==, 0);
+    pmcsr_write(d, 2);
+    g_assert_cmphex(pmcsr(d) & 3, ==, 0);
+    e1000epp_stop(d);
+}
+
+/*
+ * Given CTRL.GIO_MASTER_DISABLE set with Rx buffers posted, when a frame
+ * arrives, then no DMA starts (RDH stays, STATUS.GIO_MASTER_ENABLE is
+ * clear, dma-errors stays 0) and the frame waits in the packet buffer;
+ * when the bit is cleared, then it lands.
+ * stock e1000e: keeps receiving with the bit set.
+ */
+void gio_master_disable_holds_frames(const char *model)
+{
+    E1000epp *d;
+    uint8_t frame[600], got[600];
+    uint64_t buf;
+
+    if (stock_differs(model, "DMA goes on under GIO master disable")) {
+        return;
+    }
+    d = e1000epp_start(model, NULL);
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    buf = e1000epp_alloc(d, 2048);
+    e1000epp_rx_post(d, buf);
+    e1000epp_wr(d, CTRL, e1000epp_rd(d, CTRL) | CTRL_GIO_MASTER_DIS);
+    g_assert_cmphex(e1000epp_rd(d, STATUS) & STATUS_GIO_MASTER_EN, ==, 0);
+
+    frame_fill(frame, sizeof(frame), false, 7);
+    e1000epp_inject(d, frame, sizeof(frame));
+    e1000epp_wait_until(d, qom_reached, (void *)"rx-offered",
+                        10 * EPP_NS_PER_US, 100 * EPP_NS_PER_MS,
+                        "the frame to reach the MAC");
+    g_assert_cmpuint(e1000epp_rd(d, RDH0), ==, 0);
+    g_assert_cmpuint(e1000epp_qom_u64(d, "dma-errors"), ==, 0);
+
+    e1000epp_wr(d, CTRL, e1000epp_rd(d, CTRL) & ~CTRL_GIO_MASTER_DIS);
+    e1000epp_rx_wait_dd(d, 0);
+    e1000epp_memread(d, buf, got, sizeof(got));
+    g_assert_cmpmem(got, sizeof(got), frame, sizeof(frame));
+    e1000epp_stop(d);
+}
+
+/*
+ * link-drop-ms takes the link away for that long (STATUS.LU clears at
+ * once and returns after auto-negotiation); wake-event with WUC.APME in
+ * D0 records the cause in WUS only.
+ * stock e1000e: has no knobs.
+ */
+void knob_link_drop_and_wake_event(const char *model)
+{
+    E1000epp *d;
+
+    if (stock_differs(model, "no knobs")) {
+        return;
+    }
+    d = e1000epp_start(model, NULL);
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    qom_set(d, "link-drop-ms", 10);
+    g_assert_cmphex(e1000epp_rd(d, STATUS) & STATUS_LU, ==, 0);
+    e1000epp_step(d, 10 * EPP_NS_PER_MS);
+    e1000epp_wait_link_up(d);
+
+    e1000epp_wr(d, WUFC, WU_LNKC);
+    e1000epp_wr(d, WUC, WUC_APME);
+    qom_set(d, "wake-event", WU_LNKC);
+    g_assert_cmphex(e1000epp_rd(d, WUS), ==, WU_LNKC);
+    g_assert_cmphex(pmcsr(d) & PMCSR_PME_STATUS, ==, 0);
     e1000epp_stop(d);
 }

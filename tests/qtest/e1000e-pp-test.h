@@ -24,6 +24,10 @@ void pm_d3hot_answers_all_ones_and_resets_on_d0(const char *model);
 void pm_link_change_wakes_through_pme(const char *model);
 void reset_delay_widens_ctrl_rst(const char *model);
 void knob_tx_hold_stops_tdh(const char *model);
+void pm_magic_packet_wakes_from_d3hot(const char *model);
+void pm_d1_d2_are_refused(const char *model);
+void gio_master_disable_holds_frames(const char *model);
+void knob_link_drop_and_wake_event(const char *model);
 void race_reset_task_vs_runtime_suspend(const char *model);
 
 /* e1000e-pp-test-phy.c */
