@@ -21,8 +21,9 @@ import time
 
 import pytest
 
-import harness
 from harness import GUEST_IP, PEER_IP, wait_until
+from pmtools import (booted_vm, carrier, dmesg, nic_path, pci_address,
+                     runtime_status as status)
 
 CYCLES = int(os.environ.get("E1000EPP_STRESS_CYCLES", "2"))
 # Generous bounds for TCG on a loaded 2-core machine.
@@ -34,37 +35,9 @@ BAD = re.compile(r"WARNING|BUG|Oops|page_pool|DMA-API|DMAR|refcount")
 
 @pytest.fixture(scope="module")
 def stress_vm(device, guest_image, peer_bin, report_dir):
-    vm = harness.Vm(device, report_dir / f"test_pm_stress-{device}")
-    try:
-        vm.start(peer_bin)
-    except harness.HarnessError:
-        vm.stop()
-        raise
+    vm = booted_vm(device, peer_bin, report_dir, "test_pm_stress")
     yield vm
     vm.stop()
-
-
-def nic_path(vm):
-    for child in vm.qmp.execute("qom-list", path="/machine/peripheral-anon"):
-        if child["type"] in ("child<e1000e-pp>", "child<e1000e>"):
-            return "/machine/peripheral-anon/" + child["name"]
-    raise AssertionError("no NIC under /machine/peripheral-anon")
-
-
-def carrier(vm):
-    _, out = vm.agent.sh("cat /sys/class/net/eth0/carrier", check=False)
-    return out.strip() == "1"
-
-
-def status(vm, pci):
-    _, out = vm.agent.sh(f"cat /sys/bus/pci/devices/{pci}/power/"
-                         "runtime_status", check=False)
-    return out.strip()
-
-
-def dmesg(vm):
-    _, out = vm.agent.sh("dmesg", check=False)
-    return out
 
 
 def test_reset_and_runtime_pm_stress(stress_vm, device):
@@ -72,8 +45,7 @@ def test_reset_and_runtime_pm_stress(stress_vm, device):
         pytest.skip("the knobs and PME wake exist on e1000e-pp only")
     vm = stress_vm
     nic = nic_path(vm)
-    _, pci = vm.agent.sh("basename $(readlink /sys/class/net/eth0/device)")
-    pci = pci.strip()
+    pci = pci_address(vm)
     vm.agent.sh("ip link set eth0 up")
     vm.agent.sh(f"ip addr add {GUEST_IP}/24 dev eth0")
     wait_until("carrier", lambda: carrier(vm), LINK_TIMEOUT, interval=0.2,

@@ -28,6 +28,8 @@ import pytest
 
 import harness
 from harness import GUEST_IP, wait_until
+from pmtools import (booted_vm, carrier, nic_path, pci_address,
+                     runtime_status)
 
 DOC = harness.repo_paths()["REPO"] / "docs" / "fidelity.md"
 LINK_TIMEOUT = 60
@@ -56,23 +58,9 @@ def reg_vm(device, guest_image, peer_bin, report_dir, trace_log):
     extra = []
     if device == "e1000e":
         extra = ["-trace", "enable=e1000e_wrn_regs_*", "-D", str(trace_log)]
-    vm = harness.Vm(device, report_dir / f"test_registers-{device}",
-                    extra_args=extra)
-    try:
-        vm.start(peer_bin)
-    except harness.HarnessError:
-        vm.stop()
-        raise
+    vm = booted_vm(device, peer_bin, report_dir, "test_registers", extra)
     yield vm
     vm.stop()
-
-
-def nic_path(vm):
-    """QOM path of the NIC (it has no id on this command line)."""
-    for child in vm.qmp.execute("qom-list", path="/machine/peripheral-anon"):
-        if child["type"] in ("child<e1000e-pp>", "child<e1000e>"):
-            return "/machine/peripheral-anon/" + child["name"]
-    raise AssertionError("no NIC under /machine/peripheral-anon")
 
 
 def sh(vm, cmd, timeout=60):
@@ -82,21 +70,9 @@ def sh(vm, cmd, timeout=60):
     return rc, out
 
 
-def carrier(vm):
-    _, out = vm.agent.sh("cat /sys/class/net/eth0/carrier", check=False)
-    return out.strip() == "1"
-
-
-def runtime_status(vm, pci):
-    _, out = vm.agent.sh(f"cat /sys/bus/pci/devices/{pci}/power/"
-                         "runtime_status", check=False)
-    return out.strip()
-
-
 def drive_every_path(vm):
     """Probe has run; now up, traffic, stats, self-test, PM."""
-    _, pci = sh(vm, "basename $(readlink /sys/class/net/eth0/device)")
-    pci = pci.strip()
+    pci = pci_address(vm)
     sh(vm, "ip link set eth0 up")
     sh(vm, f"ip addr add {GUEST_IP}/24 dev eth0")
     wait_until("carrier on eth0", lambda: carrier(vm), LINK_TIMEOUT,

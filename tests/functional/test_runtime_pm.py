@@ -21,8 +21,9 @@ import re
 
 import pytest
 
-import harness
 from harness import GUEST_IP, PEER_IP, wait_until
+from pmtools import (booted_vm, carrier, dmesg, nic_path, pci_address,
+                     runtime_status as status)
 
 # Generous bounds for TCG on a loaded 2-core machine: the driver asks
 # for suspend 5 s after losing link, the PME poll runs every second.
@@ -34,34 +35,10 @@ WAKE_CAUSE = "MAC Wakeup cause - Link Status Change"
 
 @pytest.fixture(scope="module")
 def pm_vm(device, guest_image, peer_bin, report_dir):
-    vm = harness.Vm(device, report_dir / f"test_runtime_pm-{device}")
-    try:
-        vm.start(peer_bin)
-    except harness.HarnessError:
-        vm.stop()
-        raise
+    vm = booted_vm(device, peer_bin, report_dir, "test_runtime_pm")
     yield vm
-    _, dmesg = vm.agent.sh("dmesg", check=False)
-    (vm.report_dir / "dmesg.txt").write_text(dmesg + "\n")
+    (vm.report_dir / "dmesg.txt").write_text(dmesg(vm) + "\n")
     vm.stop()
-
-
-def nic_path(vm):
-    for child in vm.qmp.execute("qom-list", path="/machine/peripheral-anon"):
-        if child["type"] in ("child<e1000e-pp>", "child<e1000e>"):
-            return "/machine/peripheral-anon/" + child["name"]
-    raise AssertionError("no NIC under /machine/peripheral-anon")
-
-
-def status(vm, pci):
-    _, out = vm.agent.sh(f"cat /sys/bus/pci/devices/{pci}/power/"
-                         "runtime_status", check=False)
-    return out.strip()
-
-
-def carrier(vm):
-    _, out = vm.agent.sh("cat /sys/class/net/eth0/carrier", check=False)
-    return out.strip() == "1"
 
 
 def test_runtime_suspend_wake_on_link_and_resume(pm_vm, device):
@@ -69,8 +46,7 @@ def test_runtime_suspend_wake_on_link_and_resume(pm_vm, device):
         pytest.skip("stock e1000e never runtime-suspends (no PME); "
                     "asserted in test_registers.py")
     vm = pm_vm
-    _, pci = vm.agent.sh("basename $(readlink /sys/class/net/eth0/device)")
-    pci = pci.strip()
+    pci = pci_address(vm)
     nic = nic_path(vm)
 
     # given: the interface up, runtime PM allowed, and then no link
@@ -92,8 +68,8 @@ def test_runtime_suspend_wake_on_link_and_resume(pm_vm, device):
     wait_until("runtime resume through PME",
                lambda: status(vm, pci) == "active", WAKE_TIMEOUT,
                interval=0.5, evidence=vm.console_tail)
-    _, dmesg = vm.agent.sh("dmesg")
-    assert WAKE_CAUSE in dmesg
+    log = dmesg(vm)
+    assert WAKE_CAUSE in log
     assert vm.qmp.execute("qom-get", path=nic, property="rx-wake") == 0
 
     # then: the link is back and traffic passes
@@ -109,7 +85,7 @@ def test_runtime_suspend_wake_on_link_and_resume(pm_vm, device):
     events = vm.qmp.execute("qom-get", path=nic, property="events")
     (vm.report_dir / "events.txt").write_text(events)
     assert "pme reg=0x05810 value=0x00000001" in events
-    bad = [line for line in dmesg.splitlines()
+    bad = [line for line in log.splitlines()
            if re.search(r"WARNING|BUG|Oops|Reset adapter unexpectedly",
                         line)]
     assert bad == []

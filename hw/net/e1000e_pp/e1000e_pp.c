@@ -13,7 +13,6 @@
 #include "qemu/timer.h"
 #include "qemu/units.h"
 #include "qapi/error.h"
-#include "qapi/visitor.h"
 #include "hw/pci/pci_device.h"
 #include "hw/pci/pcie.h"
 #include "hw/pci/msi.h"
@@ -25,10 +24,7 @@
 #include "system/system.h"
 #include "trace.h"
 
-#include "core/core.h"
-
-#define TYPE_E1000E_PP "e1000e-pp"
-OBJECT_DECLARE_SIMPLE_TYPE(E1000EPPState, E1000E_PP)
+#include "e1000e_pp.h"
 
 /* BAR layout of the 82574L (§9.x "PCI configuration"). */
 #define BAR_MMIO            0
@@ -49,26 +45,6 @@ OBJECT_DECLARE_SIMPLE_TYPE(E1000EPPState, E1000E_PP)
 #define CAP_MSIX            0xa0
 #define EXTCAP_AER          0x100
 #define EXTCAP_DSN          0x140
-
-/* Lets a QEMU timer callback know which core timer fired. */
-typedef struct TimerSlot {
-    E1000EPPState *s;
-    E1000EPPTimer id;
-} TimerSlot;
-
-struct E1000EPPState {
-    PCIDevice parent_obj;
-
-    NICState *nic;
-    NICConf conf;
-    MemoryRegion mmio, flash, io, msix;
-    QEMUTimer *timers[E1000E_PP_TIMER_COUNT];
-    TimerSlot timer_slots[E1000E_PP_TIMER_COUNT];
-    QEMUBH *flush_bh;           /* offers frames the netdev held back */
-
-    E1000EPPConfig cfg;         /* from the properties, for the core */
-    E1000EPPCore core;
-};
 
 /* ---- platform callbacks: one-liners onto QEMU ---- */
 
@@ -531,130 +507,11 @@ static void e1000e_pp_class_init(ObjectClass *klass, void *data)
     set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
 }
 
-/* Read-only counters for tests: qom-get <dev> rx-offered, ... */
-static void e1000e_pp_add_counters(E1000EPPState *s)
-{
-    Object *obj = OBJECT(s);
-    E1000EPPRxCounters *rx = &s->core.rxstat;
-    const struct {
-        const char *name;
-        uint64_t *v;
-    } counters[] = {
-        { "rx-offered", &rx->offered },
-        { "rx-delivered", &rx->delivered },
-        { "rx-missed", &rx->missed },
-        { "rx-filtered", &rx->filtered },
-        { "rx-oversize", &rx->oversize },
-        { "rx-undersize", &rx->undersize },
-        { "rx-not-ready", &rx->not_ready },
-        { "rx-dma-error", &rx->dma_error },
-        { "rx-flushed", &rx->flushed },
-        { "rx-wake", &rx->wake },
-        { "reset-accesses", &s->core.reset_accesses },
-        { "dma-errors", &s->core.dma_errors },
-        { "pm-violations", &s->core.pm_violations },
-        { "reentries-refused", &s->core.reentries },
-    };
-    size_t i;
-
-    for (i = 0; i < ARRAY_SIZE(counters); i++) {
-        object_property_add_uint64_ptr(obj, counters[i].name, counters[i].v,
-                                       OBJ_PROP_FLAG_READ);
-    }
-}
-
-/* qom-get <dev> events: knob changes and violations, oldest first. */
-static char *e1000e_pp_get_events(Object *obj, Error **errp)
-{
-    E1000EPPState *s = E1000E_PP(obj);
-    size_t len = e1000e_pp_events(&s->core, NULL, 0);
-    char *buf = g_malloc(len + 1);
-
-    e1000e_pp_events(&s->core, buf, len + 1);
-    return buf;
-}
-
-/*
- * Race-tooling knobs, settable with qom-set at run time (and, for
- * reset-delay-ns, on the command line): tx-hold, reset-delay-ns,
- * link-drop-ms, wake-event. Before realize they only configure.
- */
-static void e1000e_pp_knob_get_u64(Object *obj, Visitor *v, const char *name,
-                                   void *opaque, Error **errp)
-{
-    E1000EPPState *s = E1000E_PP(obj);
-    uint64_t value = 0;
-
-    if (!strcmp(name, "reset-delay-ns")) {
-        value = DEVICE(obj)->realized ? s->core.cfg.reset_ns :
-                s->cfg.reset_ns;
-    } else if (!strcmp(name, "tx-hold")) {
-        value = s->core.tx_hold;
-    }
-    visit_type_uint64(v, name, &value, errp);
-}
-
-static void e1000e_pp_knob_set_u64(Object *obj, Visitor *v, const char *name,
-                                   void *opaque, Error **errp)
-{
-    E1000EPPState *s = E1000E_PP(obj);
-    bool live = DEVICE(obj)->realized;
-    uint64_t value;
-
-    if (!visit_type_uint64(v, name, &value, errp)) {
-        return;
-    }
-    if (!strcmp(name, "reset-delay-ns")) {
-        s->cfg.reset_ns = value;
-        if (live) {
-            e1000e_pp_knob_reset_ns(&s->core, value);
-        }
-    } else if (!live) {
-        error_setg(errp, "%s is a run-time knob: set it with qom-set", name);
-    } else if (!strcmp(name, "tx-hold")) {
-        e1000e_pp_knob_tx_hold(&s->core, value != 0);
-    } else if (!strcmp(name, "link-drop-ms")) {
-        e1000e_pp_knob_link_drop(&s->core, MIN(value, UINT32_MAX));
-    } else if (!strcmp(name, "wake-event")) {
-        e1000e_pp_knob_wake(&s->core, (uint32_t)value);
-    }
-}
-
-static void e1000e_pp_add_knobs(E1000EPPState *s)
-{
-    static const char *const knobs[] = {
-        "reset-delay-ns", "tx-hold", "link-drop-ms", "wake-event",
-    };
-    size_t i;
-
-    s->cfg.reset_ns = E1000E_PP_RESET_NS_DEFAULT;
-    for (i = 0; i < ARRAY_SIZE(knobs); i++) {
-        object_property_add(OBJECT(s), knobs[i], "uint64",
-                            e1000e_pp_knob_get_u64, e1000e_pp_knob_set_u64,
-                            NULL, NULL);
-    }
-    object_property_add_str(OBJECT(s), "events", e1000e_pp_get_events, NULL);
-}
-
-/* qom-get <dev> unimplemented-registers: what the guest touched. */
-static char *e1000e_pp_get_unimplemented(Object *obj, Error **errp)
-{
-    E1000EPPState *s = E1000E_PP(obj);
-    size_t len = e1000e_pp_unimplemented(&s->core, NULL, 0);
-    char *buf = g_malloc(len + 1);
-
-    e1000e_pp_unimplemented(&s->core, buf, len + 1);
-    return buf;
-}
-
 static void e1000e_pp_instance_init(Object *obj)
 {
     E1000EPPState *s = E1000E_PP(obj);
 
-    e1000e_pp_add_counters(s);
-    object_property_add_str(obj, "unimplemented-registers",
-                            e1000e_pp_get_unimplemented, NULL);
-    e1000e_pp_add_knobs(s);
+    e1000e_pp_add_qom_properties(s);
     device_add_bootindex_property(obj, &s->conf.bootindex, "bootindex",
                                   "/ethernet-phy@0", DEVICE(obj));
 }

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * e1000e-pp QEMU adapter: the device state, shared by e1000e_pp.c (PCI,
+ * BARs, netdev, timers) and e1000e_pp_qom.c (counters, knobs and lists
+ * read or set over QMP).
+ */
+#ifndef HW_NET_E1000E_PP_H
+#define HW_NET_E1000E_PP_H
+
+#include "hw/pci/pci_device.h"
+#include "net/net.h"
+#include "qemu/timer.h"
+
+#include "core/core.h"
+
+#define TYPE_E1000E_PP "e1000e-pp"
+OBJECT_DECLARE_SIMPLE_TYPE(E1000EPPState, E1000E_PP)
+
+/* Lets a QEMU timer callback know which core timer fired. */
+typedef struct TimerSlot {
+    E1000EPPState *s;
+    E1000EPPTimer id;
+} TimerSlot;
+
+struct E1000EPPState {
+    PCIDevice parent_obj;
+
+    NICState *nic;
+    NICConf conf;
+    MemoryRegion mmio, flash, io, msix;
+    QEMUTimer *timers[E1000E_PP_TIMER_COUNT];
+    TimerSlot timer_slots[E1000E_PP_TIMER_COUNT];
+    QEMUBH *flush_bh;           /* offers frames the netdev held back */
+
+    E1000EPPConfig cfg;         /* from the properties, for the core */
+    E1000EPPCore core;
+};
+
+/* e1000e_pp_qom.c: rx-* counters, events, unimplemented-registers, knobs */
+void e1000e_pp_add_qom_properties(E1000EPPState *s);
+
+#endif

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * e1000e-pp QOM properties beyond the qdev ones: read-only counters and
+ * lists for tests and the harness (qom-get), and the race-tooling knobs
+ * (qom-set at run time). The values live in the device core.
+ */
+#include "qemu/osdep.h"
+#include "qapi/error.h"
+#include "qapi/visitor.h"
+#include "hw/qdev-core.h"
+
+#include "e1000e_pp.h"
+
+/* Read-only counters for tests: qom-get <dev> rx-offered, ... */
+static void add_counters(E1000EPPState *s)
+{
+    Object *obj = OBJECT(s);
+    E1000EPPRxCounters *rx = &s->core.rxstat;
+    const struct {
+        const char *name;
+        uint64_t *v;
+    } counters[] = {
+        { "rx-offered", &rx->offered },
+        { "rx-delivered", &rx->delivered },
+        { "rx-missed", &rx->missed },
+        { "rx-filtered", &rx->filtered },
+        { "rx-oversize", &rx->oversize },
+        { "rx-undersize", &rx->undersize },
+        { "rx-not-ready", &rx->not_ready },
+        { "rx-dma-error", &rx->dma_error },
+        { "rx-flushed", &rx->flushed },
+        { "rx-wake", &rx->wake },
+        { "reset-accesses", &s->core.reset_accesses },
+        { "dma-errors", &s->core.dma_errors },
+        { "pm-violations", &s->core.pm_violations },
+        { "reentries-refused", &s->core.reentries },
+    };
+    size_t i;
+
+    for (i = 0; i < ARRAY_SIZE(counters); i++) {
+        object_property_add_uint64_ptr(obj, counters[i].name, counters[i].v,
+                                       OBJ_PROP_FLAG_READ);
+    }
+}
+
+/* qom-get <dev> events: knob changes and violations, oldest first. */
+static char *e1000e_pp_get_events(Object *obj, Error **errp)
+{
+    E1000EPPState *s = E1000E_PP(obj);
+    size_t len = e1000e_pp_events(&s->core, NULL, 0);
+    char *buf = g_malloc(len + 1);
+
+    e1000e_pp_events(&s->core, buf, len + 1);
+    return buf;
+}
+
+/*
+ * Race-tooling knobs, settable with qom-set at run time (and, for
+ * reset-delay-ns, on the command line): tx-hold, reset-delay-ns,
+ * link-drop-ms, wake-event. Before realize they only configure.
+ */
+static void e1000e_pp_knob_get_u64(Object *obj, Visitor *v, const char *name,
+                                   void *opaque, Error **errp)
+{
+    E1000EPPState *s = E1000E_PP(obj);
+    uint64_t value = 0;
+
+    if (!strcmp(name, "reset-delay-ns")) {
+        value = DEVICE(obj)->realized ? s->core.cfg.reset_ns :
+                s->cfg.reset_ns;
+    } else if (!strcmp(name, "tx-hold")) {
+        value = s->core.tx_hold;
+    }
+    visit_type_uint64(v, name, &value, errp);
+}
+
+static void e1000e_pp_knob_set_u64(Object *obj, Visitor *v, const char *name,
+                                   void *opaque, Error **errp)
+{
+    E1000EPPState *s = E1000E_PP(obj);
+    bool live = DEVICE(obj)->realized;
+    uint64_t value;
+
+    if (!visit_type_uint64(v, name, &value, errp)) {
+        return;
+    }
+    if (!strcmp(name, "reset-delay-ns")) {
+        s->cfg.reset_ns = value;
+        if (live) {
+            e1000e_pp_knob_reset_ns(&s->core, value);
+        }
+    } else if (!live) {
+        error_setg(errp, "%s is a run-time knob: set it with qom-set", name);
+    } else if (!strcmp(name, "tx-hold")) {
+        e1000e_pp_knob_tx_hold(&s->core, value != 0);
+    } else if (!strcmp(name, "link-drop-ms")) {
+        e1000e_pp_knob_link_drop(&s->core, MIN(value, UINT32_MAX));
+    } else if (!strcmp(name, "wake-event")) {
+        e1000e_pp_knob_wake(&s->core, (uint32_t)value);
+    }
+}
+
+static void add_knobs(E1000EPPState *s)
+{
+    static const char *const knobs[] = {
+        "reset-delay-ns", "tx-hold", "link-drop-ms", "wake-event",
+    };
+    size_t i;
+
+    s->cfg.reset_ns = E1000E_PP_RESET_NS_DEFAULT;
+    for (i = 0; i < ARRAY_SIZE(knobs); i++) {
+        object_property_add(OBJECT(s), knobs[i], "uint64",
+                            e1000e_pp_knob_get_u64, e1000e_pp_knob_set_u64,
+                            NULL, NULL);
+    }
+    object_property_add_str(OBJECT(s), "events", e1000e_pp_get_events, NULL);
+}
+
+/* qom-get <dev> unimplemented-registers: what the guest touched. */
+static char *e1000e_pp_get_unimplemented(Object *obj, Error **errp)
+{
+    E1000EPPState *s = E1000E_PP(obj);
+    size_t len = e1000e_pp_unimplemented(&s->core, NULL, 0);
+    char *buf = g_malloc(len + 1);
+
+    e1000e_pp_unimplemented(&s->core, buf, len + 1);
+    return buf;
+}
+
+void e1000e_pp_add_qom_properties(E1000EPPState *s)
+{
+    add_counters(s);
+    object_property_add_str(OBJECT(s), "unimplemented-registers",
+                            e1000e_pp_get_unimplemented, NULL);
+    add_knobs(s);
+}
