@@ -5,8 +5,8 @@ through PME when the cable comes back, traffic afterwards.
 Linux runtime-suspends the NIC only without link (e1000e's runtime idle
 callback), after arming link-change wake (WUFC.LNKC, WUC.PME_En) and
 PMCSR.PME_En; the function then sits in D3hot. The interface stays up:
-closing it powers the PHY down (BMCR.PDOWN), and a powered-down PHY sees
-no link to wake on; then only `ip link set up` resumes the device. When the peer's side of
+with it down the driver arms no wake (WUC = WUFC = 0) and powers the PHY
+down (BMCR.PDOWN), so only `ip link set up` resumes the device. When the peer's side of
 the link comes up, e1000e-pp sets PMCSR.PME_Status; QEMU sends no PME
 message, so the guest's PCI core finds it by polling (about once a
 second) and resumes the device, and the driver reports the cause it

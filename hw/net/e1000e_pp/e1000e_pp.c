@@ -8,6 +8,7 @@
  * QEMU only through the E1000EPPPlatform callbacks below.
  */
 #include "qemu/osdep.h"
+#include "qemu/error-report.h"
 #include "qemu/log.h"
 #include "qemu/main-loop.h"
 #include "qemu/timer.h"
@@ -438,6 +439,11 @@ static void e1000e_pp_realize(PCIDevice *d, Error **errp)
     /* The properties reach the core here, after they were all set. */
     memcpy(s->cfg.mac, s->conf.macaddr.a, sizeof(s->cfg.mac));
     e1000e_pp_core_init(&s->core, &e1000e_pp_platform, s, &s->cfg);
+    if (s->cfg.reset_ns > E1000E_PP_RESET_NS_DRIVER_MAX) {
+        warn_report("e1000e-pp: reset-delay-ns=%" PRIu64 " is beyond what "
+                    "Linux waits for EECD.AUTO_RD: this exercises the "
+                    "driver's reset-failure path", s->cfg.reset_ns);
+    }
     e1000e_pp_bus_master(&s->core, d->config[PCI_COMMAND] &
                          PCI_COMMAND_MASTER);
     e1000e_pp_set_link(&s->core, !qemu_get_queue(s->nic)->link_down);
