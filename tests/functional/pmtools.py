@@ -18,7 +18,11 @@ def booted_vm(device, peer_bin, report_dir, name, extra_args=()):
 
 
 def nic_path(vm):
-    """QOM path of the NIC (it has no id on this command line)."""
+    """QOM path of the NIC: by its id when the harness gives it one, else
+    the anonymous device of the NIC's type."""
+    nic_id = getattr(vm, "NIC_ID", None)
+    if nic_id:
+        return "/machine/peripheral/" + nic_id
     for child in vm.qmp.execute("qom-list", path="/machine/peripheral-anon"):
         if child["type"] in ("child<e1000e-pp>", "child<e1000e>"):
             return "/machine/peripheral-anon/" + child["name"]
