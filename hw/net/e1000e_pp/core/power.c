@@ -4,9 +4,12 @@
  *
  * The function implements D0 and D3hot (PMC advertises no D1/D2). In
  * D3hot it answers MMIO and I/O reads with all-ones and drops writes,
- * masters no DMA, signals no interrupt and takes no frame; every such
- * access is a power-state violation, counted and traced. Leaving D3hot
- * for D0 resets the function (PMCSR.No_Soft_Reset = 0).
+ * and masters no DMA: each such attempt is a power-state violation,
+ * counted, traced and listed (e1000e_pp_power_d0). It signals no
+ * interrupt (causes wait in ICR, intr.c) and takes only wake-up frames
+ * (wake.c). Leaving D3hot for D0 resets the function, wake-up registers
+ * excepted (PMCSR.No_Soft_Reset = 0); the adapter clears the PCI
+ * configuration space.
  */
 #include "internal.h"
 
