@@ -14,6 +14,8 @@ static bool dma_refused(E1000EPPCore *c, uint64_t addr, size_t len)
         return true;
     }
     if (!c->bus_master) {
+        /* After PCI bus-master disable: a violation, listed like D3hot's. */
+        e1000e_pp_event(c, "dma-bus-master-off", (uint32_t)addr, 0);
         e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, CTRL,
                       "DMA to 0x%llx blocked: bus mastering is off",
                       (unsigned long long)addr);
