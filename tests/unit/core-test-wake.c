@@ -205,3 +205,60 @@ void test_knobs_hold_tx_and_drop_the_link(void)
     CHECK(strstr(events, "knob-link-return"));
     fake_free(f);
 }
+
+/* A PAUSE frame as 802.3 Annex 31B lays it out, pause time in quanta. */
+static void pause_frame(uint8_t *f, uint16_t quanta)
+{
+    static const uint8_t da[6] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x01 };
+
+    memset(f, 0, 60);
+    memcpy(f, da, 6);
+    memcpy(f + 6, our_mac, 6);
+    f[12] = 0x88;
+    f[13] = 0x08;
+    f[15] = 0x01;                                   /* opcode PAUSE */
+    f[16] = quanta >> 8;
+    f[17] = quanta & 0xff;
+}
+
+void test_rx_pause_frame_holds_tx_for_its_quanta(void)
+{
+    Fake *f = up_device();
+    uint8_t pause[60];
+
+    /* As Linux programs flow control: FCAL/FCAH/FCT, CTRL.RFCE, DPF. */
+    wr(f, 0x00028, 0x00c28001);
+    wr(f, 0x0002c, 0x0100);
+    wr(f, 0x00030, 0x8808);
+    wr(f, R_CTRL, rd(f, R_CTRL) | (1u << 27));
+    rx_ring(f, 8, 1u << 22, 1);
+    tx_ring(f, 8);
+    tx_push(f, 0, 60, 0x0b);
+
+    /* XOFF for 100 quanta of 512 ns: the transmitter stops 51.2 us. */
+    pause_frame(pause, 100);
+    CHECK(e1000e_pp_receive(f->core, pause, sizeof(pause)));
+    CHECK_EQ(rd(f, 0x04050), 1);                    /* XOFFRXC */
+    CHECK_EQ(rd(f, R_STATUS) & (1u << 4), 1u << 4); /* STATUS.TXOFF */
+    CHECK_EQ(f->core->rxstat.filtered, 1);          /* DPF: not stored */
+    wr(f, R_TDT, 1);
+    CHECK_EQ(rd(f, R_TDH), 0);
+    fake_step(f, 100 * 512 - 1);
+    CHECK_EQ(rd(f, R_TDH), 0);
+    fake_step(f, 1);
+    CHECK_EQ(rd(f, R_TDH), 1);
+    CHECK_EQ(f->nframes, 1);
+    CHECK_EQ(rd(f, R_STATUS) & (1u << 4), 0);
+
+    /* XOFF then XON: the pause ends at once. */
+    tx_push(f, 1, 60, 0x0b);
+    pause_frame(pause, 0xffff);
+    e1000e_pp_receive(f->core, pause, sizeof(pause));
+    wr(f, R_TDT, 2);
+    CHECK_EQ(rd(f, R_TDH), 1);
+    pause_frame(pause, 0);
+    e1000e_pp_receive(f->core, pause, sizeof(pause));
+    CHECK_EQ(rd(f, 0x04048), 1);                    /* XONRXC */
+    CHECK_EQ(rd(f, R_TDH), 2);
+    fake_free(f);
+}

@@ -234,6 +234,7 @@ static const struct {
     T(test_ctrl_rst_window_then_auto_rd),
     T(test_gio_master_disable_holds_frames_without_dma_errors),
     T(test_knobs_hold_tx_and_drop_the_link),
+    T(test_rx_pause_frame_holds_tx_for_its_quanta),
 #undef T
 };
 

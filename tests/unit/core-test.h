@@ -64,6 +64,7 @@ void test_d0_apme_notes_wake_in_wus_only(void);
 void test_ctrl_rst_window_then_auto_rd(void);
 void test_gio_master_disable_holds_frames_without_dma_errors(void);
 void test_knobs_hold_tx_and_drop_the_link(void);
+void test_rx_pause_frame_holds_tx_for_its_quanta(void);
 void test_d3hot_answers_all_ones_and_d0_resets(void);
 void test_d3hot_takes_no_frame_and_signals_nothing(void);
 void test_reset_raises_nothing_through_the_state_it_clears(void);

@@ -86,6 +86,9 @@ void e1000e_pp_timer_fired(E1000EPPCore *c, E1000EPPTimer timer)
     case E1000E_PP_TIMER_LINK_KNOB:
         e1000e_pp_knob_link_return(c);
         break;
+    case E1000E_PP_TIMER_PAUSE:
+        e1000e_pp_pause_expired(c);
+        break;
     default:
         if (timer >= E1000E_PP_TIMER_ITR && timer < E1000E_PP_TIMER_COUNT) {
             e1000e_pp_throttle_expired(c, timer);

@@ -39,6 +39,7 @@ typedef enum E1000EPPTimer {
     E1000E_PP_TIMER_KICK,        /* continue engine work past its budget */
     E1000E_PP_TIMER_RESET,       /* CTRL.RST completes */
     E1000E_PP_TIMER_LINK_KNOB,   /* a link dropped by the knob returns */
+    E1000E_PP_TIMER_PAUSE,       /* a received PAUSE time runs out */
     E1000E_PP_TIMER_ITR,         /* INTx/MSI throttle window ends */
     E1000E_PP_TIMER_EITR0,       /* MSI-X vector 0..4 throttle windows */
     E1000E_PP_TIMER_COUNT = E1000E_PP_TIMER_EITR0 + E1000E_PP_MSIX_VECTORS,
@@ -284,6 +285,7 @@ typedef struct E1000EPPCore {
     E1000EPPRxWriteback rxwb;
     E1000EPPRxCounters rxstat;
     bool rx_halted;          /* a DMA failed; until RCTL.EN is rewritten */
+    bool tx_paused;          /* a received PAUSE holds the transmitter */
     bool rxdmt_low;          /* free descriptors at or below RDMTS */
     bool tx_halted;          /* a DMA failed; until TCTL.EN is rewritten */
 

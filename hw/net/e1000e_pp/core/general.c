@@ -27,7 +27,7 @@ void e1000e_pp_ctrl_write(E1000EPPCore *c, uint32_t off, uint32_t val,
 
 uint32_t e1000e_pp_status_read(E1000EPPCore *c, uint32_t off)
 {
-    uint32_t v = REG(c, STATUS) & STATUS_PHYRA;
+    uint32_t v = REG(c, STATUS) & (STATUS_PHYRA | STATUS_TXOFF);
 
     if (e1000e_pp_link_up(c)) {
         v |= STATUS_LU | STATUS_FD | STATUS_SPEED_1000;

@@ -190,6 +190,10 @@ static inline bool e1000e_pp_power_d0(E1000EPPCore *c, const char *what,
     return false;
 }
 
+/* pause.c */
+bool e1000e_pp_pause_received(E1000EPPCore *c, const uint8_t *f, size_t len);
+void e1000e_pp_pause_expired(E1000EPPCore *c);
+
 /* knobs.c */
 void e1000e_pp_knob_link_return(E1000EPPCore *c);
 

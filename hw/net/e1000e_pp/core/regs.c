@@ -58,9 +58,9 @@ const RegInfo e1000e_pp_reg_table[] = {
       .post_write = e1000e_pp_ctrl_ext_write },
     UNIMP(S_GEN, "FLA", FLA, 0, 0xffffffff),
     RH(S_GEN, "MDIC", MDIC, REG_RW, MDIC_READY, 0, NULL, e1000e_pp_mdic_write),
-    UNIMP(S_GEN, "FCAL", FCAL, 0, 0xffffffff),
-    UNIMP(S_GEN, "FCAH", FCAH, 0, 0x0000ffff),
-    UNIMP(S_GEN, "FCT", FCT, 0, 0x0000ffff),
+    R(S_GEN, "FCAL", FCAL, REG_RW, 0, 0xffffffff),
+    R(S_GEN, "FCAH", FCAH, REG_RW, 0, 0x0000ffff),
+    R(S_GEN, "FCT", FCT, REG_RW, 0, 0x0000ffff),
     R(S_GEN, "VET", VET, REG_RW, 0x8100, 0x0000ffff),
     R(S_GEN, "FCTTV", FCTTV, REG_RW, 0, 0x0000ffff),
     /* SerDes only: storage is all a copper 82574L does with TXCW. */

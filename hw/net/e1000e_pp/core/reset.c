@@ -66,6 +66,7 @@ void e1000e_pp_mac_reset(E1000EPPCore *c, bool software, bool keep_wake)
     e1000e_pp_rx_reset(c);
     c->work &= ~WORK_ENGINES;
     c->tx_halted = false;
+    c->tx_paused = false;
     e1000e_pp_timesync_reset(c);
     /* RAR0 comes from the NVM MAC address (§7.1.1.1). */
     REG(c, RAL(0)) = get_le32(c->perm_mac);

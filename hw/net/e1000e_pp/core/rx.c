@@ -158,6 +158,13 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
         rx_trace(c, len, 0, "oversize");
         return true;
     }
+    /* A PAUSE frame acts on the transmitter; with RCTL.DPF it stops here. */
+    if (e1000e_pp_pause_received(c, frame, len)) {
+        e1000e_pp_stats_rx_total(c, wire_len);
+        c->rxstat.filtered++;
+        rx_trace(c, len, 0, "PAUSE frame, discarded (RCTL.DPF)");
+        return true;
+    }
     if (!e1000e_pp_rx_address_match(c, frame) ||
         (tagged && !e1000e_pp_rx_vlan_match(c, get_be16(frame + 14)))) {
         e1000e_pp_stats_rx_total(c, wire_len);

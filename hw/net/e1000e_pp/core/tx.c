@@ -356,11 +356,12 @@ void e1000e_pp_tx_run(E1000EPPCore *c)
 
     /*
      * Nothing new starts without TCTL.EN and bus mastering, after a DMA
-     * failure, during CTRL.RST or GIO master disable, or while the
-     * tx-hold knob holds the engine (TDH then stops, as in a Tx hang).
+     * failure, during CTRL.RST or GIO master disable, during a received
+     * PAUSE, or while the tx-hold knob holds the engine (TDH then stops,
+     * as in a Tx hang).
      */
     if (!(REG(c, TCTL) & TCTL_EN) || !c->bus_master || c->tx_halted ||
-        c->resetting || c->tx_hold ||
+        c->resetting || c->tx_hold || c->tx_paused ||
         (REG(c, CTRL) & CTRL_GIO_MASTER_DISABLE) ||
         !(e1000e_pp_link_up(c) || e1000e_pp_loopback(c))) {
         return;
