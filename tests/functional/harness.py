@@ -98,7 +98,8 @@ def peer_binary(p):
     proc = subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror",
                            "-I", str(REPO / "guest" / "agent"), "-o",
                            str(out)] +
-                          [str(s) for s in sources if s.suffix == ".c"],
+                          [str(s) for s in sources if s.suffix == ".c"] +
+                          ["-lpcap"],
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True)
     if proc.returncode != 0:
