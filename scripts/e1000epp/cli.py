@@ -87,11 +87,16 @@ def build_parser():
     r.add_argument("--report", metavar="DIR",
                    help="report directory (default: build/reports/<UTC "
                    "stamp>)")
-    r.add_argument("-k", metavar="EXPR", help="pytest -k selection")
     r.add_argument("--no-setup", action="store_true",
                    help="do not run setup first")
     r.add_argument("--jobs", "-j", type=_jobs, metavar="N",
                    help="parallel build jobs for the setup")
+    from . import runmatrix
+    runmatrix.add_run_arguments(r)
+
+    m = sub.add_parser("merge", help="combine the reports of run --shard "
+                       "I/N into one")
+    runmatrix.add_merge_arguments(m)
 
     from . import rxbench, txbench
     b = sub.add_parser("bench", help="Rx and Tx benchmarks: e1000e-pp "
@@ -137,9 +142,16 @@ def dispatch(argv):
             setup.run_setup(args.jobs)
         return testrun.run_suites(args.suite, args.k), debug
     if args.command == "run":
+        from . import runmatrix
+        if args.list:
+            return runmatrix.run(args), debug
+        runmatrix.select_cells(args)    # bad options fail before setup
         if not args.no_setup:
             setup.run_setup(args.jobs)
-        return testrun.run_matrix(args.device, args.report, args.k), debug
+        return runmatrix.run(args), debug
+    if args.command == "merge":
+        from . import runmatrix
+        return runmatrix.merge(args), debug
     from . import rxbench, txbench
     if args.command == "bench":
         if not args.no_setup:

@@ -369,8 +369,16 @@ class Agent:
 # --- the VM ----------------------------------------------------------------------
 
 class Vm:
+    """device_args: extra QEMU arguments placed before the NIC (e.g. an
+    IOMMU, which must exist before the devices it translates for);
+    guest_dir: the image to boot (default build/guest). The NIC has
+    id=nic0 (QMP qom-get of its counters)."""
+
+    NIC_ID = "nic0"
+
     def __init__(self, device, report_dir, append="", netdev_id="n0",
-                 mac=GUEST_MAC, extra_args=(), boot_timeout=120, ipv6=False):
+                 mac=GUEST_MAC, extra_args=(), boot_timeout=120, ipv6=False,
+                 device_args=(), guest_dir=None):
         self.device = device
         self.report_dir = Path(report_dir)
         self.report_dir.mkdir(parents=True, exist_ok=True)
@@ -378,9 +386,12 @@ class Vm:
         self.mac = mac
         self.append = append
         self.extra_args = list(extra_args)
+        self.device_args = list(device_args)
         self.boot_timeout = boot_timeout
         self.ipv6 = ipv6
         self.paths = repo_paths()
+        self.guest_dir = Path(guest_dir) if guest_dir else \
+            self.paths["GUEST_DIR"]
         self.sockdir = Path(tempfile.mkdtemp(prefix="e1000epp-"))
         self.console = self.report_dir / "console.log"
         self.proc = None
@@ -400,8 +411,8 @@ class Vm:
         return [str(p["QEMU_BIN"])] + p["firmware_args"] + [
             "-M", "q35", "-m", "512", "-nodefaults", "-display", "none",
             "-no-reboot",
-            "-kernel", str(p["GUEST_DIR"] / "vmlinuz"),
-            "-initrd", str(p["GUEST_DIR"] / "initrd.img"),
+            "-kernel", str(self.guest_dir / "vmlinuz"),
+            "-initrd", str(self.guest_dir / "initrd.img"),
             "-append", cmdline,
             "-chardev", f"file,id=con,path={self.console}",
             "-serial", "chardev:con",
@@ -409,8 +420,9 @@ class Vm:
                         "server=on,wait=off",
             "-serial", "chardev:agent",
             "-qmp", f"unix:{self.sockdir}/qmp.sock,server=on,wait=off",
-            "-device", f"{self.device},netdev={self.netdev_id},"
-                       f"mac={self.mac},romfile=",
+        ] + self.device_args + [
+            "-device", f"{self.device},id={self.NIC_ID},"
+                       f"netdev={self.netdev_id},mac={self.mac},romfile=",
             "-netdev", f"stream,id={self.netdev_id},server=off,"
                        f"addr.type=unix,addr.path={self.sockdir}/net.sock",
         ] + self.extra_args

@@ -26,6 +26,8 @@
  *                                                 checked without its tag)
  *   STATS                                         counters, with "fails":
  *                                                 pp_fails_text()
+ *   PCAP <file>                                   capture into <file> from
+ *                                                 now on (closes the last)
  *   TCPSINK <port> <run> <mss> <logfile>          arm the TCP sink
  *   TCPSTAT                                       TCP sink counters
  *   QUIT                                          final counters, exit
@@ -135,8 +137,19 @@ void peer_emit(const char *fmt, ...)
 
 /* --- pcap (libpcap, LINKTYPE_ETHERNET) ------------------------------- */
 
+static void capture_close(void)
+{
+    if (peer.pcap) {
+        pcap_dump_close(peer.pcap);
+        pcap_close(peer.pcap_handle);
+        peer.pcap = NULL;
+        peer.pcap_handle = NULL;
+    }
+}
+
 static void capture_open(const char *path)
 {
+    capture_close();
     peer.pcap_handle = pcap_open_dead(DLT_EN10MB, PEER_FRAME_MAX);
     if (!peer.pcap_handle) {
         die("pcap_open_dead failed");
@@ -574,6 +587,9 @@ static bool handle_command(char *line)
         cmd_txl(argc, argv);
     } else if (strcmp(argv[0], "RX") == 0) {
         cmd_rx(argc, argv);
+    } else if (strcmp(argv[0], "PCAP") == 0 && argc == 2) {
+        capture_open(argv[1]);
+        peer_emit("{\"ok\": true, \"pcap\": \"%s\"}", argv[1]);
     } else if (strcmp(argv[0], "STATS") == 0) {
         print_stats("\"ok\": true, ");
     } else if (strcmp(argv[0], "TCPSINK") == 0) {
@@ -771,10 +787,7 @@ int main(int argc, char **argv)
         }
     }
     print_stats("\"event\": \"exit\", ");
-    if (peer.pcap) {
-        pcap_dump_close(peer.pcap);
-        pcap_close(peer.pcap_handle);
-    }
+    capture_close();
     if (listen_path) {
         unlink(listen_path);
     }
