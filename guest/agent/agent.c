@@ -33,6 +33,9 @@
  *                                   a TCP stream to the peer's sink, with
  *                                   what the stack handed the driver
  *                                   (tcptx.c)
+ *   TCPRX <port> <run> <bytes> <timeout_s>
+ *                                   accept a TCP stream from the peer and
+ *                                   check every byte (tcprx.c)
  *   QUIT                            OK, then the agent exits
  *
  * Frames of an Rx session are drained whenever the agent is idle, into a
@@ -593,6 +596,8 @@ static bool handle_line(char *line)
         cmd_udp(argc, argv);
     } else if (strcmp(argv[0], "TCPTX") == 0) {
         cmd_tcptx(argc, argv);
+    } else if (strcmp(argv[0], "TCPRX") == 0) {
+        cmd_tcprx(argc, argv);
     } else if (strcmp(argv[0], "QUIT") == 0) {
         reply("OK bye");
         return false;

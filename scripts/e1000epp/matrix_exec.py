@@ -28,13 +28,18 @@ sys.path.insert(0, os.path.join(paths.REPO, "tests", "functional"))
 import harness  # noqa: E402  (tests/functional/harness.py)
 
 LINK_TIMEOUT = 60
-TRAFFIC_TIMEOUT = 90
+# Traffic waits end when every frame is in, or when nothing more arrived
+# for STALL_TIMEOUT seconds (frames the NIC lost never come), at most
+# TRAFFIC_TIMEOUT. Generous: under TCG a frame crosses in milliseconds.
+TRAFFIC_TIMEOUT = 120
+STALL_TIMEOUT = 15
 REPEAT = 3
 UDP_COUNT = 8
 TCP_BYTES = 256 * 1024
 TCP_CHUNK = 16384
 TCP_TIMEOUT = 120
 SINK_PORT = 5001
+RX_PORT = 5002
 
 # Kernel log lines that fail a cell wherever they come from.
 DMESG_BAD = re.compile(
@@ -157,6 +162,26 @@ def _kv_counters(d):
     return {k: d.get(k) for k in keys}
 
 
+def settle_counts(fetch, count):
+    """Poll receive counters until `count` frames are accounted for, or
+    they stopped moving for STALL_TIMEOUT s; return the last counters."""
+    def seen(c):
+        return c["good"] + c["bad"] + c["dup"]
+    start = last_change = time.monotonic()
+    c = fetch()
+    last = seen(c)
+    while seen(c) < count:
+        now = time.monotonic()
+        if now - last_change > STALL_TIMEOUT or \
+                now - start > TRAFFIC_TIMEOUT:
+            break
+        time.sleep(0.25)
+        c = fetch()
+        if seen(c) != last:
+            last, last_change = seen(c), time.monotonic()
+    return c
+
+
 def traffic(vm, cell, run_base, checks, cell_dir, tlog):
     ifname = "eth0.100" if cell.vlan else "eth0"
     lens = cell.frame_lengths()
@@ -175,9 +200,7 @@ def traffic(vm, cell, run_base, checks, cell_dir, tlog):
     vid = f" {matrix.VLAN_ID}" if cell.vlan else ""
     vm.peer.command(f"TXL {harness.GUEST_MAC} {run} {lens_csv} {REPEAT}"
                     f"{vid}")
-    harness.settle(lambda: vm.agent.kv("RXSTAT"),
-                   lambda c: c["good"] + c["bad"] + c["dup"] >= count,
-                   TRAFFIC_TIMEOUT, interval=0.25)
+    settle_counts(lambda: vm.agent.kv("RXSTAT"), count)
     got = vm.agent.kv("RXSTOP")
     tlog(f"peer->guest agent: {got}")
     checks.eq("frames peer->guest (agent)", _kv_counters(got), want)
@@ -189,9 +212,8 @@ def traffic(vm, cell, run_base, checks, cell_dir, tlog):
     vm.peer.command(f"RX {run} {count} {harness.GUEST_MAC}")
     vm.agent.kv(f"TXL {ifname} {harness.PEER_MAC} {run} {lens_csv} "
                 f"{REPEAT}")
-    st = harness.settle(vm.peer.stats,
-                        lambda s: s["rx"]["good"] + s["rx"]["bad"] +
-                        s["rx"]["dup"] >= count, TRAFFIC_TIMEOUT)
+    st = settle_counts(lambda: vm.peer.stats()["rx"], count)
+    st = vm.peer.stats()
     tlog(f"guest->peer peer: {st['rx']} fails={st['fails']} "
          f"vlan_in={st['vlan_in']}")
     checks.eq("frames guest->peer (peer)", _kv_counters(st["rx"]), want)
@@ -200,11 +222,13 @@ def traffic(vm, cell, run_base, checks, cell_dir, tlog):
 
     # UDP both ways (the peer echoes every datagram).
     for n in cell.udp_lengths():
-        echo = vm.agent.kv(f"UDP {harness.PEER_IP} 7 {UDP_COUNT} {n} 5000",
+        echo = vm.agent.kv(f"UDP {harness.PEER_IP} 7 {UDP_COUNT} {n} 3000",
                            timeout=120)
         tlog(f"udp {n}: {echo}")
         checks.eq(f"UDP echo of {n}-byte datagrams", echo,
                   {"sent": UDP_COUNT, "echoed": UDP_COUNT, "bad": 0})
+        if echo.get("echoed") == 0:
+            break       # nothing crosses: the next size would only wait
 
     # TCP guest -> peer, every segment checked by the peer's sink.
     run = run_base + 3
@@ -222,6 +246,26 @@ def traffic(vm, cell, run_base, checks, cell_dir, tlog):
               (TCP_BYTES, 0, "closed"))
     if sink.get("errors"):
         checks.true("TCP sink first error", False, sink.get("first_error"))
+
+    # TCP peer -> guest, every byte checked by the agent.
+    run = run_base + 4
+    line = f"TCPRX {RX_PORT} {run} {TCP_BYTES} {TCP_TIMEOUT}"
+    vm.agent.send(line)
+    # The agent answers only once the stream is over; give it a moment to
+    # listen (the peer's SYN is retransmitted if it comes too early).
+    vm.peer.command(f"TCPSEND {harness.GUEST_MAC} {harness.GUEST_IP} "
+                    f"{RX_PORT} {run} {TCP_BYTES} {mss}")
+    _, term = vm.agent.collect(line, timeout=TCP_TIMEOUT + 60)
+    got = {k: int(v) for k, v in (w.split("=") for w in term.split())}
+    src = harness.settle(lambda: vm.peer.command("TCPSENDSTAT"),
+                         lambda s: s["state"] == "closed", 30)
+    tlog(f"tcp peer->guest: agent {got}; source {src}")
+    checks.eq("TCP peer->guest: bytes checked by the agent",
+              (got["bytes"], got["bad"], got["complete"]),
+              (TCP_BYTES, 0, 1))
+    checks.eq("TCP peer->guest: source state and checksum errors",
+              (src["state"], src["bad_csum"], src["resets"]),
+              ("closed", 0, 0))
 
 
 def read_device(vm):

@@ -303,8 +303,17 @@ class Agent:
 
     def request(self, line, timeout=60):
         """Send one request; return (data lines, terminator words)."""
+        self.send(line)
+        return self.collect(line, timeout)
+
+    def send(self, line):
+        """Send a request without waiting (collect() reads its answer):
+        for verbs that wait for something the host does next."""
         self.log.write(f"{time.time():.3f} > {line}\n")
         self.sock.sendall(line.encode() + b"\n")
+
+    def collect(self, line, timeout=60):
+        """The answer to the request `line` sent with send()."""
         deadline = time.monotonic() + timeout
         data = []
         while True:

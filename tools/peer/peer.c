@@ -30,6 +30,9 @@
  *                                                 now on (closes the last)
  *   TCPSINK <port> <run> <mss> <logfile>          arm the TCP sink
  *   TCPSTAT                                       TCP sink counters
+ *   TCPSEND <dstmac> <ip> <port> <run> <bytes> <mss>
+ *                                                 TCP stream to the guest
+ *   TCPSENDSTAT                                   TCP source counters
  *   QUIT                                          final counters, exit
  *
  * SIGUSR1 prints the counters too; end of stdin or SIGTERM prints them and
@@ -317,7 +320,9 @@ static void handle_ipv4(const uint8_t *f, size_t len)
         return;
     }
     if (ip[9] == IP_PROTO_TCP && memcmp(ip + 16, &peer.ip, 4) == 0) {
-        tcpsink_ipv4(f, len);
+        if (!tcpsrc_ipv4(f, len)) {
+            tcpsink_ipv4(f, len);
+        }
         return;
     }
     ihl = (ip[0] & 0xf) * 4;
@@ -596,6 +601,10 @@ static bool handle_command(char *line)
         tcpsink_command(argc, argv);
     } else if (strcmp(argv[0], "TCPSTAT") == 0) {
         tcpsink_stat();
+    } else if (strcmp(argv[0], "TCPSEND") == 0) {
+        tcpsrc_command(argc, argv);
+    } else if (strcmp(argv[0], "TCPSENDSTAT") == 0) {
+        tcpsrc_stat();
     } else if (strcmp(argv[0], "QUIT") == 0) {
         return false;
     } else {
@@ -738,8 +747,13 @@ int main(int argc, char **argv)
         if (n == 0) {
             break;      /* stdin closed and the connection gone */
         }
-        if (poll(pfd, n, -1) < 0) {
+        /* The TCP source retransmits on a timer. */
+        if (poll(pfd, n, tcpsrc_active() ? 100 : -1) < 0) {
             continue;
+        }
+        tcpsrc_tick();
+        if (peer.out_len) {
+            flush_out();
         }
         if (i_listen >= 0 && (pfd[i_listen].revents & POLLIN)) {
             peer.fd = accept(peer.listen_fd, NULL, NULL);
