@@ -104,15 +104,13 @@ def _grid(mtus, crcs, irqs, iommus, vlans=(False,), cbs=(None,)):
 
 
 def default_matrix():
-    """The default matrix: every breakpoint x CRC handling under MSI-X;
-    the other interrupt modes, the IOMMU, VLAN and copybreak at the MTUs
-    where they change the buffer layout."""
-    cells = _grid(MTUS, CRCS, ["msix"], ["noiommu"])
-    cells += _grid([1500, 2027, 4097, 9212], ["strip", "keep"],
-                   ["msi", "intx"], ["noiommu"])
-    cells += _grid([1500, 2027, 4097, 9212], CRCS, ["msix"], ["iommu"])
-    cells += _grid([1500, 9000], ["strip", "keep"], ["msix"], ["noiommu"],
-                   vlans=[True])
+    """The default matrix: every breakpoint x CRC handling x interrupt
+    mode x IOMMU; VLAN and copybreak at MTUs where they change the buffer
+    layout (VLAN with a stripped or driver-trimmed FCS: with rx-fcs the
+    FCS covers the tag the NIC removed)."""
+    cells = _grid(MTUS, CRCS, IRQS, IOMMUS)
+    cells += _grid([1500, 2027, 9000], ["strip", "keep"], ["msix"],
+                   ["noiommu"], vlans=[True])
     cells += _grid([1500, 4096], ["strip"], ["msix"], ["noiommu"],
                    cbs=[0, 1024])
     return _unique(cells)
@@ -238,23 +236,39 @@ def progress_line(done, total, elapsed, cell_times, result):
             f"({result['seconds']:.1f}s){reason}")
 
 
-def summary_table(results, changes=None):
-    """A table: one row per MTU, one column per other configuration."""
-    cols, rows = [], OrderedDict()
+def grid(results):
+    """(mtus, configs, {(config, mtu): result}): the matrix as a grid with
+    one row per configuration (the cell name without its MTU) and one
+    column per MTU."""
+    mtus, configs, at = set(), [], {}
     for r in results:
         mtu, _, rest = r["cell"].partition("-")
-        if rest not in cols:
-            cols.append(rest)
-        rows.setdefault(mtu, {})[rest] = r
-    cols.sort(key=lambda c: (("iommu" in c.split("-")[2:3]), c))
-    header = ["mtu"] + cols
+        mtu = int(mtu[3:])
+        mtus.add(mtu)
+        if rest not in configs:
+            configs.append(rest)
+        at[(rest, mtu)] = r
+    def order(conf):
+        crc, irq, iommu = conf.split("-")[:3]
+        return (IOMMUS.index(iommu), CRCS.index(crc), IRQS.index(irq), conf)
+    configs.sort(key=order)
+    return sorted(mtus), configs, at
+
+
+MARK = {PASS: "ok", FAIL: "FAIL", ERROR: "ERR"}
+
+
+def summary_table(results, changes=None):
+    """The terminal table: configurations x MTU, ok/FAIL/ERR, `*` where
+    the result changed against the baseline, `.` where no cell is."""
+    mtus, configs, at = grid(results)
+    header = ["configuration"] + [str(m) for m in mtus]
     lines = []
-    for mtu in sorted(rows, key=lambda m: int(m[3:])):
-        line = [mtu[3:]]
-        for col in cols:
-            r = rows[mtu].get(col)
-            mark = "." if r is None else {PASS: "ok", FAIL: "FAIL",
-                                          ERROR: "ERR"}[r["status"]]
+    for conf in configs:
+        line = [conf]
+        for m in mtus:
+            r = at.get((conf, m))
+            mark = "." if r is None else MARK[r["status"]]
             if r and changes and r["cell"] in changes:
                 mark += "*"
             line.append(mark)
@@ -325,30 +339,24 @@ pre{background:#f4f4f4;padding:4px;white-space:pre-wrap}
 
 
 def write_html(path, meta, results, changes=None):
-    """A self-contained page: the matrix as a grid (rows: MTU, columns:
-    the rest of the cell name), every cell linking to its evidence
-    directory's index; then one section per failing cell."""
-    cols, rows = [], OrderedDict()
-    for r in results:
-        mtu, _, rest = r["cell"].partition("-")
-        if rest not in cols:
-            cols.append(rest)
-        rows.setdefault(mtu, {})[rest] = r
-    cols.sort(key=lambda c: (("iommu" in c.split("-")[2:3]), c))
+    """A self-contained page: the matrix as a grid (rows: configuration,
+    columns: MTU), every cell linking to its evidence directory's index;
+    then one section per failing cell."""
+    mtus, configs, at = grid(results)
     e = html.escape
     out = ["<!DOCTYPE html><html><head><meta charset='utf-8'>",
            f"<title>e1000e-pp matrix {e(meta.get('stamp', ''))}</title>",
            f"<style>{_CSS}</style></head><body>",
-           f"<h1>e1000e-pp driver regression matrix</h1>",
+           "<h1>e1000e-pp driver regression matrix</h1>",
            "<p>" + "<br>".join(f"{e(k)}: {e(str(v))}"
                                for k, v in meta.items()) + "</p>",
            f"<p>{e(totals_line(results))}</p>",
-           "<table id='grid'><tr><th>MTU</th>" +
-           "".join(f"<th>{e(c)}</th>" for c in cols) + "</tr>"]
-    for mtu in sorted(rows, key=lambda m: int(m[3:])):
-        out.append(f"<tr><th>{e(mtu[3:])}</th>")
-        for col in cols:
-            r = rows[mtu].get(col)
+           "<table id='grid'><tr><th>configuration \\ MTU</th>" +
+           "".join(f"<th>{m}</th>" for m in mtus) + "</tr>"]
+    for conf in configs:
+        out.append(f"<tr><th>{e(conf)}</th>")
+        for m in mtus:
+            r = at.get((conf, m))
             if r is None:
                 out.append("<td class='none'></td>")
                 continue
@@ -358,7 +366,7 @@ def write_html(path, meta, results, changes=None):
                       "pass")
             out.append(f"<td class='{cls}' data-cell='{e(r['cell'])}' "
                        f"title='{title}'><a href='cells/{e(r['cell'])}/"
-                       f"index.html'>{r['status']}</a></td>")
+                       f"index.html'>{MARK[r['status']]}</a></td>")
         out.append("</tr>")
     out.append("</table>")
     if changes:
