@@ -143,12 +143,9 @@ def dispatch(argv):
         return testrun.run_suites(args.suite, args.k), debug
     if args.command == "run":
         from . import runmatrix
-        if args.list:
-            return runmatrix.run(args), debug
-        runmatrix.select_cells(args)    # bad options fail before setup
-        if not args.no_setup:
-            setup.run_setup(args.jobs)
-        return runmatrix.run(args), debug
+        return runmatrix.run_command(
+            args, lambda: None if args.no_setup else
+            setup.run_setup(args.jobs)), debug
     if args.command == "merge":
         from . import runmatrix
         return runmatrix.merge(args), debug

@@ -31,6 +31,26 @@ def add_run_arguments(p):
     p.add_argument("--list", action="store_true",
                    help="print the selected cells and their boots, run "
                    "nothing")
+    from . import userkernel
+    userkernel.add_arguments(p)
+
+
+def run_command(args, setup_fn):
+    """`run`: check the options (before any setup), set up, build the
+    user's guest image if asked, run the matrix."""
+    from . import userkernel
+    if args.list:
+        return run(args)
+    select_cells(args)
+    _check_baseline(args.baseline)
+    if userkernel.wanted(args):
+        userkernel.validate(args)
+    setup_fn()
+    if userkernel.wanted(args):
+        guest_dir, desc = userkernel.prepare(
+            args, log=lambda line: print(f"[guest] {line}", flush=True))
+        return run(args, guest_dir, desc)
+    return run(args)
 
 
 def add_merge_arguments(p):
