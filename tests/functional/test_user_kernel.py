@@ -11,7 +11,6 @@ syntax error.
 
 import json
 import lzma
-import os
 import subprocess
 from pathlib import Path
 
@@ -42,9 +41,19 @@ def refused(r, *messages):
 def debian(guest_image, paths):
     """Debian's kernel and its e1000e.ko, from the default image."""
     e1000e = [m for m in guest_image["modules"] if m["name"] == "e1000e"][0]
-    return {"vmlinuz": paths["GUEST_DIR"] / "vmlinuz",
-            "release": guest_image["kernel"]["release"],
-            "e1000e": Path(e1000e["source"])}
+    release = guest_image["kernel"]["release"]
+    return {"vmlinuz": paths["GUEST_DIR"] / "vmlinuz", "release": release,
+            "version": guest_image["kernel"]["version"],
+            "e1000e": Path(e1000e["source"]),
+            "tree": _tree_of(Path(e1000e["source"]), release)}
+
+
+def _tree_of(module, release):
+    """lib/modules/<release> above a module's path."""
+    for p in module.parents:
+        if p.name == release:
+            return p
+    raise AssertionError(f"{module} is not under lib/modules/{release}")
 
 
 def fake_module(path, vermagic):
@@ -142,4 +151,70 @@ def test_own_module_runs_the_matrix_on_its_own_image(tmp_path, debian,
     assert mod["source"] == str(image / "override" / "e1000e.ko")
     # The default image (setup's and the fixture's) is left alone.
     assert (paths["GUEST_DIR"] / "manifest.json").read_text() == before
+    assert "1 passed, 0 failed" in r.stdout
+
+
+LINUX_SOURCE = "linux-source-6.1"
+E1000E_IN_TREE = "drivers/net/ethernet/intel/e1000e"
+
+
+@pytest.fixture(scope="module")
+def e1000e_source(debian):
+    """drivers/net/ethernet/intel/e1000e from Debian's linux-source of the
+    guest kernel's version (apt-get download, cached in build/cache)."""
+    cache = REPO / "build" / "cache"
+    cache.mkdir(parents=True, exist_ok=True)
+    out = cache / f"{LINUX_SOURCE}-e1000e"
+    if not (out / E1000E_IN_TREE / "netdev.c").exists():
+        upstream = debian["version"]         # the kernel package's
+        debs = list(cache.glob(f"{LINUX_SOURCE}_{upstream}_all.deb"))
+        if not debs:
+            subprocess.run(["apt-get", "download",
+                            f"{LINUX_SOURCE}={upstream}"], cwd=cache,
+                           check=True, timeout=1800)
+            debs = list(cache.glob(f"{LINUX_SOURCE}_{upstream}_all.deb"))
+        tmp = cache / "linux-source-unpacked"
+        subprocess.run(["dpkg-deb", "-x", str(debs[0]), str(tmp)],
+                       check=True, timeout=600)
+        tarball = tmp / "usr" / "src" / f"{LINUX_SOURCE}.tar.xz"
+        out.mkdir(exist_ok=True)
+        subprocess.run(["tar", "-xJf", str(tarball), "-C", str(out),
+                        "--strip-components=1",
+                        f"{LINUX_SOURCE}/{E1000E_IN_TREE}"],
+                       check=True, timeout=1800)
+        subprocess.run(["rm", "-rf", str(tmp)], check=True)
+    return out / E1000E_IN_TREE
+
+
+def test_driver_rebuilt_from_debian_source_runs_the_matrix(tmp_path,
+                                                           e1000e_source,
+                                                           debian):
+    report = tmp_path / "report"
+    r = cli("--driver-src", e1000e_source, "--report", report, *ONE_CELL,
+            timeout=1800)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr
+    meta = json.loads((report / "results.json").read_text())["meta"]
+    assert meta["guest"].startswith(
+        f"Debian {debian['release']} + e1000e built from {e1000e_source}")
+    assert "1 passed, 0 failed" in r.stdout
+
+
+def test_user_kernel_with_its_module_tree(tmp_path, debian):
+    report = tmp_path / "report"
+    r = cli("--kernel", debian["vmlinuz"], "--modules", debian["tree"],
+            "--report", report, *ONE_CELL, timeout=1200)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr
+    meta = json.loads((report / "results.json").read_text())["meta"]
+    assert meta["guest"].startswith(
+        f"your kernel {debian['release']} + modules from {debian['tree']}")
+    assert "1 passed, 0 failed" in r.stdout
+
+
+def test_debian_kernel_6_12(tmp_path):
+    report = tmp_path / "report"
+    r = cli("--debian-kernel", "6.12", "--report", report, *ONE_CELL,
+            timeout=1800)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr
+    meta = json.loads((report / "results.json").read_text())["meta"]
+    assert meta["guest"].startswith("Debian 6.12.")
     assert "1 passed, 0 failed" in r.stdout
