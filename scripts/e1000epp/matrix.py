@@ -308,13 +308,13 @@ def write_junit(path, results, suite="e1000e-pp.matrix"):
 
 
 def compare(results, baseline):
-    """{cell: (before, after)} for cells whose status differs from the
-    baseline's (cells in only one of them included as None)."""
+    """{cell: (before, after)} for the cells of this run whose status
+    differs from the baseline's (None: the baseline did not run it).
+    Baseline cells this run did not select are not changes."""
     before = {r["cell"]: r["status"] for r in baseline["cells"]}
     after = {r["cell"]: r["status"] for r in results}
-    return OrderedDict((c, (before.get(c), after.get(c)))
-                       for c in sorted(set(before) | set(after))
-                       if before.get(c) != after.get(c))
+    return OrderedDict((c, (before.get(c), after[c])) for c in sorted(after)
+                       if before.get(c) != after[c])
 
 
 def changes_text(changes, baseline_dir):
