@@ -1,16 +1,141 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Command line of ./e1000e-pp."""
+"""Command line of ./e1000e-pp.
+
+Every command is one Command row in COMMANDS: its help line, a function that
+declares its own arguments, the function that runs it, and the setup it
+needs first.  dispatch() is the one place that runs that setup (unless
+--no-setup) before the command; the commands themselves never call setup.
+
+To add a command: write _NAME_args(p) and _do_NAME(args), add a row.  To add
+flags to one command: extend its _NAME_args(p) only.
+"""
 
 import argparse
+import collections
 import os
 import subprocess
 import sys
 import traceback
 
-from . import paths
+from . import argtypes, paths
 from .progress import StepError
 
-SUITE_NAMES = ["unit", "qtest", "functional"]
+# What a command needs set up before it runs.
+SETUP_ALL = "all"            # the whole pipeline, guest image included
+SETUP_NO_GUEST = "no-guest"  # everything but the guest image
+
+Command = collections.namedtuple("Command",
+                                 "name help add_args run setup")
+
+K_HELP = ("only the tests whose full name contains TEXT (ignoring case), "
+          "the same rule in every suite; names: unit 'core/<test>', qtest "
+          "'/x86_64/<model>/<scenario>', cli and functional "
+          "'test_<file>.py::<test>[<param>]'")
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with a one-line error: `e1000e-pp test: error: ...`."""
+
+    def error(self, message):
+        self.exit(2, "%s: error: %s (see %s --help)\n"
+                  % (self.prog, message, self.prog))
+
+
+# -- the commands' arguments -------------------------------------------------
+
+def _setup_args(p):
+    p.add_argument("--jobs", "-j", type=argtypes.positive_int, metavar="N",
+                   help="parallel build jobs (default: ninja's choice)")
+    p.add_argument("--skip-guest", action="store_true",
+                   help="do not build the guest image")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="echo the output of every external command")
+
+
+def _select_arg(p):
+    p.add_argument("-k", metavar="TEXT", type=argtypes.nonempty,
+                   help=K_HELP)
+
+
+def _test_args(p):
+    from . import testrun
+    p.add_argument("--suite", type=argtypes.name_list(
+                       "suite", testrun.SUITE_NAMES),
+                   default=list(testrun.SUITE_NAMES), metavar="LIST",
+                   help="comma-separated subset of %s (default: all)"
+                   % ",".join(testrun.SUITE_NAMES))
+    _select_arg(p)
+
+
+def _run_args(p):
+    from . import runmatrix
+    p.add_argument("--device", choices=["e1000e-pp", "e1000e"],
+                   default="e1000e-pp",
+                   help="device model under test (default: e1000e-pp)")
+    p.add_argument("--report", metavar="DIR", type=argtypes.output_dir,
+                   help="report directory (default: build/reports/<UTC "
+                   "stamp>)")
+    p.add_argument("-k", metavar="TEXT", type=argtypes.nonempty,
+                   help="only the cells whose name contains TEXT "
+                   "(ignoring case), the rule -k follows in every command")
+    runmatrix.add_run_arguments(p)
+    p.set_defaults(before_setup=runmatrix.before_setup)
+
+
+def _merge_args(p):
+    from . import runmatrix
+    runmatrix.add_merge_arguments(p)
+
+
+def _bench_args(p):
+    from . import rxbench, txbench
+    p.add_argument("--only", choices=["rx", "tx"],
+                   help="run just the receive or the transmit benchmark")
+    rxbench.add_bench_arguments(p)
+    txbench.add_bench_arguments(p)
+
+
+def _report_args(p):
+    from . import rxbench
+    rxbench.add_report_arguments(p)
+
+
+# -- the commands ------------------------------------------------------------
+
+def _do_setup(args):
+    from . import setup
+    setup.run_setup(args.jobs, args.skip_guest, args.verbose)
+    return 0
+
+
+def _do_test(args):
+    from . import testrun
+    return testrun.run_suites(args.suite, args.k)
+
+
+def _do_run(args):
+    from . import runmatrix
+    return runmatrix.run_command(args)
+
+
+def _do_merge(args):
+    from . import runmatrix
+    return runmatrix.merge(args)
+
+
+def _do_bench(args):
+    from . import rxbench, txbench
+    rc = 0
+    if args.only != "tx":
+        rc = rxbench.bench(args) or rc
+    if args.only != "rx":
+        rc = txbench.bench(args) or rc
+    return rc
+
+
+def _do_report(args):
+    from . import rxbench
+    return rxbench.report(args)
 
 
 def cmd_qemu(args):
@@ -24,101 +149,62 @@ def cmd_qemu(args):
     os.execv(argv[0], argv)
 
 
-def _suites(text):
-    names = [s.strip() for s in text.split(",") if s.strip()]
-    bad = [s for s in names if s not in SUITE_NAMES]
-    if bad or not names:
-        raise argparse.ArgumentTypeError(
-            "unknown suite %s (choose from %s)"
-            % (", ".join(bad) or "''", ",".join(SUITE_NAMES)))
-    return names
+def _no_args(p):
+    pass
 
 
-def _jobs(text):
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError("must be a positive integer, "
-                                         "not %r" % text)
-    return n
+COMMANDS = [
+    Command("setup", "install packages, fetch and build QEMU with the "
+            "device, native build, guest image", _setup_args, _do_setup,
+            None),
+    Command("qemu", "run the built emulator with firmware paths set: "
+            "./e1000e-pp qemu ARGS... (never sets up)", _no_args,
+            lambda args: cmd_qemu([]), None),
+    Command("test", "set up, then run the test suites", _test_args,
+            _do_test, SETUP_ALL),
+    Command("run", "the main job: set up, run the driver regression "
+            "matrix, write a report", _run_args, _do_run, SETUP_ALL),
+    Command("merge", "combine the reports of run --shard I/N into one",
+            _merge_args, _do_merge, None),
+    Command("bench", "Rx and Tx benchmarks: e1000e-pp against stock "
+            "e1000e in the same run, and the core against a memcpy + CRC "
+            "floor (numbers only)", _bench_args, _do_bench, SETUP_NO_GUEST),
+    Command("report", "page-pool receive design: pieces per frame, "
+            "truesize and payload density per MTU breakpoint, measured on "
+            "the model", _report_args, _do_report, SETUP_NO_GUEST),
+]
+
+
+def _setup_parent():
+    """--no-setup and --jobs, shared by every command that sets up."""
+    p = Parser(add_help=False)
+    g = p.add_argument_group("setup first")
+    g.add_argument("--no-setup", action="store_true",
+                   help="do not run setup first (use what is built)")
+    g.add_argument("--jobs", "-j", type=argtypes.positive_int, metavar="N",
+                   help="parallel build jobs for the setup")
+    return p
 
 
 def build_parser():
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="e1000e-pp",
         description="Faithful Intel 82574L model for QEMU: build, test, run.")
     p.add_argument("--debug", action="store_true",
                    help="show Python tracebacks on errors")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-
-    s = sub.add_parser("setup", help="install packages, fetch and build QEMU "
-                       "with the device, native build, guest image")
-    s.add_argument("--jobs", "-j", type=_jobs, metavar="N",
-                   help="parallel build jobs (default: ninja's choice)")
-    s.add_argument("--skip-guest", action="store_true",
-                   help="do not build the guest image")
-    s.add_argument("-v", "--verbose", action="store_true",
-                   help="echo the output of every external command")
-
-    sub.add_parser("qemu", help="run the built emulator with firmware paths "
-                   "set: ./e1000e-pp qemu ARGS...")
-
-    t = sub.add_parser("test", help="set up, then run the test suites")
-    t.add_argument("--suite", type=_suites, default=list(SUITE_NAMES),
-                   metavar="LIST",
-                   help="comma-separated subset of %s (default: all)"
-                   % ",".join(SUITE_NAMES))
-    t.add_argument("-k", metavar="EXPR",
-                   help="select tests: pytest -k EXPR for functional, "
-                   "glib -p PATH for qtest")
-    t.add_argument("--no-setup", action="store_true",
-                   help="do not run setup first")
-    t.add_argument("--jobs", "-j", type=_jobs, metavar="N",
-                   help="parallel build jobs for the setup")
-
-    r = sub.add_parser("run", help="the main job: set up, run the driver "
-                       "regression matrix, write a report")
-    r.add_argument("--device", choices=["e1000e-pp", "e1000e"],
-                   default="e1000e-pp",
-                   help="device model under test (default: e1000e-pp)")
-    r.add_argument("--report", metavar="DIR",
-                   help="report directory (default: build/reports/<UTC "
-                   "stamp>)")
-    r.add_argument("--no-setup", action="store_true",
-                   help="do not run setup first")
-    r.add_argument("--jobs", "-j", type=_jobs, metavar="N",
-                   help="parallel build jobs for the setup")
-    from . import runmatrix
-    runmatrix.add_run_arguments(r)
-
-    m = sub.add_parser("merge", help="combine the reports of run --shard "
-                       "I/N into one")
-    runmatrix.add_merge_arguments(m)
-
-    from . import rxbench, txbench
-    b = sub.add_parser("bench", help="Rx and Tx benchmarks: e1000e-pp "
-                       "against stock e1000e in the same run, and the "
-                       "core against a memcpy + CRC floor (numbers only)")
-    b.add_argument("--only", choices=["rx", "tx"],
-                   help="run just the receive or the transmit benchmark")
-    b.add_argument("--no-setup", action="store_true",
-                   help="do not run setup first")
-    rxbench.add_bench_arguments(b)
-    txbench.add_bench_arguments(b)
-
-    rp = sub.add_parser("report", help="page-pool receive design: pieces "
-                        "per frame, truesize and payload density per MTU "
-                        "breakpoint, measured on the model")
-    rp.add_argument("--no-setup", action="store_true",
-                    help="do not run setup first")
-    rxbench.add_report_arguments(rp)
+    parent = _setup_parent()
+    for c in COMMANDS:
+        cp = sub.add_parser(c.name, help=c.help, description=c.help,
+                            parents=[parent] if c.setup else [])
+        c.add_args(cp)
+        cp.set_defaults(run=c.run, setup=c.setup)
     return p
 
 
 def dispatch(argv):
+    """Parse argv, set up as the command needs, run it: (rc, debug)."""
     # `qemu` passes everything after it to the emulator untouched
     # (argparse would take `-device help` for its own options).
     rest = list(argv)
@@ -133,37 +219,14 @@ def dispatch(argv):
     debug = args.debug
     if debug:
         os.environ["E1000EPP_DEBUG"] = "1"
-    from . import setup, testrun
-    if args.command == "setup":
-        setup.run_setup(args.jobs, args.skip_guest, args.verbose)
-        return 0, debug
-    if args.command == "test":
-        if not args.no_setup:
-            setup.run_setup(args.jobs)
-        return testrun.run_suites(args.suite, args.k), debug
-    if args.command == "run":
-        from . import runmatrix
-        return runmatrix.run_command(
-            args, lambda: None if args.no_setup else
-            setup.run_setup(args.jobs)), debug
-    if args.command == "merge":
-        from . import runmatrix
-        return runmatrix.merge(args), debug
-    from . import rxbench, txbench
-    if args.command == "bench":
-        if not args.no_setup:
-            setup.run_setup(skip_guest=True)
-        rc = 0
-        if args.only != "tx":
-            rc = rxbench.bench(args) or rc
-        if args.only != "rx":
-            rc = txbench.bench(args) or rc
-        return rc, debug
-    if args.command == "report":
-        if not args.no_setup:
-            setup.run_setup(skip_guest=True)
-        return rxbench.report(args), debug
-    raise AssertionError(args.command)
+    # A command may check its arguments before the (long) setup, and say
+    # that this invocation needs none (run --list).
+    before = getattr(args, "before_setup", None)
+    needs_setup = before(args) if before else True
+    if args.setup and not args.no_setup and needs_setup:
+        from . import setup
+        setup.run_setup(args.jobs, skip_guest=args.setup == SETUP_NO_GUEST)
+    return args.run(args), debug
 
 
 def main(argv=None):

@@ -35,17 +35,24 @@ def add_run_arguments(p):
     userkernel.add_arguments(p)
 
 
-def run_command(args, setup_fn):
-    """`run`: check the options (before any setup), set up, build the
-    user's guest image if asked, run the matrix."""
+def before_setup(args):
+    """Check the options before setup (bad input fails in a second);
+    returns whether this invocation needs setup (--list does not)."""
     from . import userkernel
     if args.list:
-        return run(args)
+        return False
     select_cells(args)
     _check_baseline(args.baseline)
     if userkernel.wanted(args):
         userkernel.validate(args)
-    setup_fn()
+    return True
+
+
+def run_command(args):
+    """`run` after setup: build the user's guest image if asked, run."""
+    from . import userkernel
+    if args.list:
+        return run(args)
     if userkernel.wanted(args):
         guest_dir, desc = userkernel.prepare(
             args, log=lambda line: print(f"[guest] {line}", flush=True))
@@ -71,6 +78,12 @@ def select_cells(args):
     try:
         cells = matrix.MATRICES[args.matrix]()
         cells = matrix.select(cells, args.only)
+        if getattr(args, "k", None):
+            cells = [c for c in cells if args.k.lower() in c.name.lower()]
+            if not cells:
+                raise matrix.MatrixError(f"-k {args.k!r} matches no cell "
+                                         "of this selection",
+                                         "list the cells with --list")
         shard = None
         if args.shard:
             i, n = matrix.parse_shard(args.shard)

@@ -17,10 +17,10 @@ so a bare namespace works too.  They return a process exit code.
 
 import os
 import re
-import subprocess
 import sys
 
-from e1000epp import paths
+from e1000epp import argtypes, paths, qtestrun
+from e1000epp.qtestrun import fail as _fail
 
 QTEST_DIR = os.path.join(paths.QEMU_BUILD, "tests", "qtest", "e1000e_pp")
 RX_TEST_TARGET = "tests/qtest/e1000e_pp/e1000e-pp-rx-test"
@@ -40,9 +40,11 @@ def add_report_arguments(parser):
 
 
 def add_bench_arguments(parser):
-    parser.add_argument("--frames", type=int, default=100000,
+    parser.add_argument("--frames", type=argtypes.positive_int,
+                        default=100000,
                         help="frames per qtest case (default 100000)")
-    parser.add_argument("--repeat", type=int, default=3,
+    parser.add_argument("--repeat", type=argtypes.int_range(1, 99),
+                        default=3,
                         help="runs per qtest case, median shown (default 3)")
     parser.add_argument("--crc", default="both",
                         choices=("stripped", "kept", "both"),
@@ -53,33 +55,11 @@ def add_bench_arguments(parser):
                         help="skip the qtest benchmark")
 
 
-def _fail(msg):
-    print("error: " + msg, file=sys.stderr)
-    return 2
-
-
-def _need(binary, how):
-    if os.access(binary, os.X_OK):
-        return None
-    return _fail("%s is not built; %s" % (os.path.relpath(binary, paths.REPO),
-                                          how))
-
-
-def _env():
-    env = dict(os.environ)
-    env["QTEST_QEMU_BINARY"] = paths.QEMU_BIN
-    return env
-
-
-def _stream(argv, env=None):
+def _stream(argv):
     """Run argv, echo its useful lines as they come, return (rc, lines)."""
     lines = []
-    try:
-        proc = subprocess.Popen(argv, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, env=env,
-                                universal_newlines=True)
-    except OSError as e:
-        print("error: cannot run %s: %s" % (argv[0], e), file=sys.stderr)
+    proc = qtestrun.spawn(argv)
+    if proc is None:
         return 2, lines
     for line in proc.stdout:
         line = line.rstrip("\n")
@@ -106,21 +86,19 @@ def report(args):
     if model not in MODELS:
         return _fail("unknown model %r (choose from %s)"
                      % (model, ", ".join(MODELS)))
-    err = _need(paths.QEMU_BIN, "run ./e1000e-pp setup") or _need(
-        RX_TEST_BIN, "run: ninja -C build/qemu " + RX_TEST_TARGET)
+    err = qtestrun.need_qtest(RX_TEST_BIN)
     if err:
         return err
     print("report: receiving one full-size frame per MTU breakpoint and "
           "FCS setting on %s ..." % model, flush=True)
-    rc, _ = _stream([RX_TEST_BIN, "--report", model], env=_env())
+    rc, _ = _stream([RX_TEST_BIN, "--report", model])
     if rc:
         return _fail("e1000e-pp-rx-test --report exited with %d" % rc)
     return 0
 
 
 def _qtest_bench(args):
-    err = _need(paths.QEMU_BIN, "run ./e1000e-pp setup") or _need(
-        BENCH_BIN, "run: ninja -C build/qemu " + BENCH_TARGET)
+    err = qtestrun.need_qtest(BENCH_BIN)
     if err:
         return err, []
     frames = getattr(args, "frames", 100000)
@@ -131,15 +109,15 @@ def _qtest_bench(args):
             "--crc", getattr(args, "crc", "both")]
     print("bench: qtest receive, e1000e-pp and stock e1000e in one run "
           "(about 30 s) ...", flush=True)
-    rc, lines = _stream(argv, env=_env())
+    rc, lines = _stream(argv)
     if rc:
         return _fail("e1000e-pp-bench exited with %d" % rc), []
     return 0, _results(lines)
 
 
 def _core_bench():
-    err = _need(CORE_BENCH_BIN,
-                "run ./e1000e-pp setup (native build of tests/bench)")
+    err = qtestrun.need((CORE_BENCH_BIN, "run ./e1000e-pp setup (native "
+                         "build of tests/bench)"))
     if err:
         return err, []
     print("bench: core only, no QEMU (about 4 s) ...", flush=True)

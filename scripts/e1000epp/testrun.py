@@ -1,22 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """`test` and `run`: the test suites, their counts, the summary table."""
 
-import datetime
 import glob
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
 
-from . import paths
+from . import paths, tap
 from .progress import StepError, fmt_secs
 
 PYTHON = "/usr/bin/python3"
-FUNCTIONAL_DIR = os.path.join(paths.REPO, "tests", "functional")
 
 
 class SuiteResult:
@@ -26,7 +23,22 @@ class SuiteResult:
         self.failed = 0
         self.skipped = 0
         self.seconds = 0.0
-        self.note = ""
+        self.notes = []
+        self.broken = 0     # failures no test reported (see fail())
+
+    @property
+    def note(self):
+        return "; ".join(self.notes)
+
+    def total(self):
+        return self.passed + self.failed + self.skipped
+
+    def fail(self, why):
+        """Count one failure that no test reported (missing binary, crash,
+        incomplete TAP, empty suite), with its reason in the note."""
+        self.failed += 1
+        self.broken += 1
+        self.notes.append(why)
 
     def row(self):
         return [self.name, str(self.passed), str(self.failed),
@@ -57,157 +69,207 @@ def _env():
     return env
 
 
-# -- unit ------------------------------------------------------------------
+def _rel(path):
+    return os.path.relpath(path, paths.REPO) if os.path.isabs(path) else path
 
-def run_unit(k=None):
-    """Every meson test() of build/native, run directly and read as TAP."""
-    res = SuiteResult("unit")
-    if not os.path.exists(os.path.join(paths.NATIVE_DIR, "build.ninja")):
-        res.note = "skipped: build/native not set up"
-        return res
-    out = subprocess.run(["/usr/bin/meson", "introspect", "--tests",
-                          paths.NATIVE_DIR], stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True).stdout
+
+def selected(name, k):
+    """-k for every suite: the test's full name contains k, ignoring case."""
+    return k is None or k.lower() in name.lower()
+
+
+def _not_built(path):
+    if os.path.isfile(path) and os.access(path, os.X_OK):
+        return None
+    return "%s is not built: run ./e1000e-pp setup" % _rel(path)
+
+
+# -- TAP programs (unit, qtest) ----------------------------------------------
+
+def run_tap(res, label, cmd, env, cwd=None, prefix="", k=None):
+    """Run one TAP-speaking program, echo its output, add its results to
+    `res`.  A result counts when prefix + its name is selected by k.  One
+    failure more, when no failed test accounts for it: a plan not met, a
+    bail-out, no test at all (without -k), every test skipped (a missing
+    device skips them all), a non-zero exit."""
+    _banner("%s: %s" % (res.name, " ".join(_rel(a) for a in cmd)))
     try:
-        tests = json.loads(out or "[]")
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True,
+                                errors="replace", env=env, cwd=cwd,
+                                stdin=subprocess.DEVNULL)
+    except OSError as e:
+        res.fail("%s: cannot run %s: %s" % (label, _rel(cmd[0]),
+                                             e.strerror or e))
+        return
+    report = tap.Report()
+    for line in proc.stdout:
+        r = report.feed(line)
+        if r is None or selected(prefix + r.name, k):
+            sys.stdout.write(line)
+    rc = proc.wait()
+    chosen = [r for r in report.results if selected(prefix + r.name, k)]
+    passed, failed, skipped = report.counts(chosen)
+    failed += report.missing()
+    res.passed += passed
+    res.skipped += skipped
+    res.failed += failed
+    why = report.problems()
+    if not report.results and not k:
+        why.append("ran no test" + (" (skip all: %s)" % report.skip_all
+                                    if report.skip_all else ""))
+    elif chosen and skipped == len(chosen):
+        why.append("all %d test(s) skipped" % skipped)
+    if rc < 0 or (rc and not failed):   # a failed test explains status 1
+        why.append("exited with %s" % ("signal %d" % -rc if rc < 0
+                                       else "status %d" % rc))
+        others = [r.name for r in report.results
+                  if not r.ok and not r.directive and r not in chosen]
+        if others:
+            why[-1] += " (failed outside -k: %s)" % ", ".join(others[:3])
+    if why and not failed:
+        res.fail("%s: %s" % (label, ", ".join(why)))
+    elif why:
+        res.notes.append("%s: %s" % (label, ", ".join(why)))
+
+
+# -- meson test() programs (unit, qtest) ------------------------------------
+
+def meson_tests(build_dir, suite):
+    """The test() entries meson recorded in build_dir whose suite is
+    `suite` ([{"name", "cmd", "env", "workdir", ...}] from
+    meson-info/intro-tests.json, as `meson introspect --tests` shows them);
+    raise LookupError when there is none."""
+    info = os.path.join(build_dir, "meson-info", "intro-tests.json")
+    try:
+        with open(info) as f:
+            tests = json.load(f)
+    except OSError:
+        raise LookupError("%s is not set up: run ./e1000e-pp setup"
+                          % _rel(build_dir))
     except ValueError:
-        tests = []
+        raise LookupError("%s is unreadable: run ./e1000e-pp setup"
+                          % _rel(info))
+    tests = [t for t in tests
+             if suite in (s.split(":")[-1] for s in t.get("suite", []))]
     if not tests:
-        res.note = "no unit tests defined yet (tests/unit/meson.build)"
+        raise LookupError("no test() of suite %s in %s" % (suite,
+                                                            _rel(build_dir)))
+    return tests
+
+
+def glib_paths(binary, env):
+    """The test paths a GLib test binary lists (`-l`), None if it fails."""
+    proc = subprocess.run([binary, "-l"], stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, text=True,
+                          errors="replace", env=env,
+                          stdin=subprocess.DEVNULL)
+    if proc.returncode:
+        return None
+    return [ln.strip() for ln in proc.stdout.splitlines()
+            if ln.startswith("/")]
+
+
+def glib_select(binary, env, k):
+    """-p arguments that run the paths containing k; [] if none does, None
+    if the binary cannot list its paths."""
+    listed = glib_paths(binary, env)
+    if listed is None:
+        return None
+    chosen = [p for p in listed if selected(p, k)]
+    # -p runs a path and everything below it: name each once
+    chosen = [p for p in chosen
+              if not any(p.startswith(q + "/") for q in chosen)]
+    return [a for p in chosen for a in ("-p", p)]
+
+
+def run_meson_suite(name, build_dir, suite, k=None, glib=False):
+    """Every test() of `suite` in build_dir, run directly (its cmd, env and
+    workdir as meson recorded them) and read as TAP.  A result's full name
+    is '<meson test>/<TAP name>', or with glib the GLib path alone, which
+    is also how -k selects there (-l, then -p PATH)."""
+    res = SuiteResult(name)
+    try:
+        tests = meson_tests(build_dir, suite)
+    except LookupError as e:
+        res.fail(str(e))
         return res
     start = time.monotonic()
     for t in tests:
-        _banner("unit: %s" % " ".join(
-            os.path.relpath(a, paths.REPO) if a.startswith("/") else a
-            for a in t["cmd"]))
-        proc = subprocess.Popen(t["cmd"], stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True,
-                                errors="replace", env=_env(),
-                                cwd=t.get("workdir") or paths.NATIVE_DIR,
-                                stdin=subprocess.DEVNULL)
-        lines = []
-        for line in proc.stdout:
-            if k and line.startswith(("ok", "not ok")) and k not in line:
+        env = _env()
+        env.update(t.get("env") or {})
+        if glib:
+            env.setdefault("G_TEST_DBUS_DAEMON", "")
+        cmd = list(t["cmd"])
+        missing = [m for m in (_not_built(cmd[0]),
+                               env.get("QTEST_QEMU_BINARY") and
+                               _not_built(env["QTEST_QEMU_BINARY"])) if m]
+        if missing:
+            res.fail("%s: %s" % (t["name"], missing[0]))
+            continue
+        if glib and k:
+            chosen = glib_select(cmd[0], env, k)
+            if chosen is None:
+                res.fail("%s: -l (list the tests) failed" % t["name"])
                 continue
-            sys.stdout.write(line)
-            lines.append(line)
-        rc = proc.wait()
-        passed, failed, skipped, planned = parse_tap(lines)
-        ran = passed + failed + skipped
-        if planned is not None and ran < planned and not k:
-            failed += planned - ran
-        if rc != 0 and failed == 0:
-            failed = 1
-            res.note = "%s exited with status %d" % (t["name"], rc)
-        res.passed += passed
-        res.failed += failed
-        res.skipped += skipped
+            if not chosen:
+                continue
+            cmd += chosen
+        run_tap(res, t["name"], cmd, env, cwd=t.get("workdir") or build_dir,
+                prefix="" if glib else t["name"] + "/", k=k)
     res.seconds = time.monotonic() - start
     return res
 
 
-# -- qtest -----------------------------------------------------------------
-
-TAP_LINE = re.compile(r"^(not ok|ok)\b\s*(\d*)\s*(.*)$")
-TAP_PLAN = re.compile(r"^1\.\.(\d+)")
-
-
-def parse_tap(lines):
-    """(passed, failed, skipped, planned) from TAP lines."""
-    passed = failed = skipped = 0
-    planned = None
-    for line in lines:
-        line = line.strip()
-        m = TAP_PLAN.match(line)
-        if m:
-            planned = int(m.group(1))
-            continue
-        m = TAP_LINE.match(line)
-        if not m:
-            continue
-        rest = m.group(3)
-        if re.search(r"#\s*SKIP", rest, re.I):
-            skipped += 1
-        elif m.group(1) == "ok" or re.search(r"#\s*TODO", rest, re.I):
-            passed += 1
-        else:
-            failed += 1
-    return passed, failed, skipped, planned
-
-
-def qtest_binaries():
-    """Our qtest binaries: e1000e-pp-test and every e1000e-pp-*-test."""
-    d = os.path.dirname(paths.QTEST_BIN)
-    if not os.path.isdir(d):
-        return []
-    found = []
-    for name in sorted(os.listdir(d)):
-        path = os.path.join(d, name)
-        if (name.startswith("e1000e-pp") and name.endswith("-test") and
-                os.path.isfile(path) and os.access(path, os.X_OK)):
-            found.append(path)
-    return found
+def run_unit(k=None):
+    """tests/unit's test()s in build/native (core-test, fuzz-test)."""
+    return run_meson_suite("unit", paths.NATIVE_DIR, "unit", k)
 
 
 def run_qtest(k=None):
-    res = SuiteResult("qtest")
-    binaries = qtest_binaries()
-    if not binaries:
-        res.note = "no qtest binary yet (%s)" % os.path.relpath(
-            paths.QTEST_BIN, paths.REPO)
-        return res
-    env = _env()
-    env["QTEST_QEMU_BINARY"] = paths.QEMU_BIN
-    env.setdefault("G_TEST_DBUS_DAEMON", "")
-    start = time.monotonic()
-    notes = []
-    for binary in binaries:
-        cmd = [binary, "--tap"]
-        if k:
-            cmd += ["-p", k]
-        _banner("qtest: %s --tap" % os.path.relpath(binary, paths.REPO))
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True,
-                                errors="replace", env=env,
-                                stdin=subprocess.DEVNULL)
-        lines = []
-        for line in proc.stdout:
-            sys.stdout.write(line)
-            lines.append(line)
-        rc = proc.wait()
-        passed, failed, skipped, planned = parse_tap(lines)
-        ran = passed + failed + skipped
-        name = os.path.basename(binary)
-        if planned is not None and ran < planned:
-            failed += planned - ran
-            note = "%s: %d planned test(s) did not report" % (
-                name, planned - ran)
-            if any(ln.startswith("Bail out!") for ln in lines):
-                note += " (bailed out after test %d)" % ran
-            notes.append(note)
-        if rc != 0 and failed == 0:
-            failed = 1
-            notes.append("%s exited with status %d" % (name, rc))
-        if ran == 0 and failed == 0 and not k:
-            failed = 1
-            notes.append("%s ran no test" % name)
-        res.passed += passed
-        res.failed += failed
-        res.skipped += skipped
-    res.seconds = time.monotonic() - start
-    res.note = "; ".join(notes)
-    return res
+    """tests/qtest's test()s (suite e1000e-pp) in build/qemu."""
+    return run_meson_suite("qtest", paths.QEMU_BUILD, "e1000e-pp", k,
+                           glib=True)
 
 
-# -- functional --------------------------------------------------------------
+# -- pytest suites (cli, functional) -----------------------------------------
+
+FUNCTIONAL_DIR = os.path.join(paths.REPO, "tests", "functional")
+CLI_DIR = os.path.join(paths.REPO, "tests", "cli")
+
+
+def pytest_files(test_dir):
+    if not os.path.isdir(test_dir):
+        return []
+    return sorted(glob.glob(os.path.join(test_dir, "**", "test_*.py"),
+                            recursive=True) +
+                  glob.glob(os.path.join(test_dir, "**", "*_test.py"),
+                            recursive=True))
+
 
 def functional_test_files():
-    if not os.path.isdir(FUNCTIONAL_DIR):
-        return []
-    return sorted(glob.glob(os.path.join(FUNCTIONAL_DIR, "**", "test_*.py"),
-                            recursive=True) +
-                  glob.glob(os.path.join(FUNCTIONAL_DIR, "**", "*_test.py"),
-                            recursive=True))
+    return pytest_files(FUNCTIONAL_DIR)
+
+
+def _pytest(test_dir, args):
+    """pytest run in test_dir with test_dir as its rootdir: node ids (the
+    names -k matches) are 'test_<file>.py::<test>[<param>]'."""
+    return [PYTHON, "-m", "pytest", "--rootdir=%s" % test_dir,
+            "-p", "no:cacheprovider"] + args
+
+
+def pytest_ids(test_dir, env):
+    """Node ids pytest collects in test_dir, or raise LookupError."""
+    proc = subprocess.run(_pytest(test_dir, ["--collect-only", "-q"]),
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, errors="replace", env=env,
+                          cwd=test_dir, stdin=subprocess.DEVNULL)
+    if proc.returncode not in (0, 5):
+        raise LookupError("pytest could not collect %s (exit %d): %s"
+                          % (_rel(test_dir), proc.returncode,
+                             (proc.stdout.strip().splitlines()
+                              or ["no output"])[-1]))
+    return [ln.strip() for ln in proc.stdout.splitlines() if "::" in ln]
 
 
 def parse_junit(path):
@@ -235,22 +297,33 @@ def parse_junit(path):
     return cases
 
 
-def run_pytest(junit, k=None, env_extra=None, name="functional"):
-    """Run pytest on tests/functional, return (SuiteResult, cases)."""
+def run_pytest(junit, k=None, env_extra=None, name="functional",
+               test_dir=FUNCTIONAL_DIR):
+    """Run pytest on test_dir, return (SuiteResult, cases).  With -k, the
+    node ids whose name below test_dir ('test_x.py::test_y[param]')
+    contains k."""
     res = SuiteResult(name)
-    if not functional_test_files():
-        res.note = "no functional tests yet (tests/functional has none)"
+    where = _rel(test_dir)
+    if not pytest_files(test_dir):
+        res.fail("no test files in %s" % where)
         return res, []
-    os.makedirs(os.path.dirname(junit), exist_ok=True)
-    cmd = [PYTHON, "-m", "pytest", FUNCTIONAL_DIR, "-v",
-           "--junitxml=%s" % junit]
-    if k:
-        cmd += ["-k", k]
     env = _env()
     env.update(env_extra or {})
-    _banner("%s: pytest tests/functional" % name)
+    args = ["."]
+    if k:
+        try:
+            args = [i for i in pytest_ids(test_dir, env) if selected(i, k)]
+        except LookupError as e:
+            res.fail(str(e))
+            return res, []
+        if not args:
+            return res, []
+    junit = os.path.abspath(junit)
+    os.makedirs(os.path.dirname(junit), exist_ok=True)
+    cmd = _pytest(test_dir, ["-v", "--junitxml=%s" % junit] + args)
+    _banner("%s: pytest %s" % (name, where))
     start = time.monotonic()
-    rc = subprocess.run(cmd, env=env, cwd=paths.REPO,
+    rc = subprocess.run(cmd, env=env, cwd=test_dir,
                         stdin=subprocess.DEVNULL).returncode
     res.seconds = time.monotonic() - start
     cases = []
@@ -258,93 +331,70 @@ def run_pytest(junit, k=None, env_extra=None, name="functional"):
         try:
             cases = parse_junit(junit)
         except ET.ParseError:
-            res.note = "unreadable junit xml"
+            res.notes.append("unreadable junit xml")
     for _, outcome, _, _ in cases:
         setattr(res, outcome, getattr(res, outcome) + 1)
-    if rc == 5:
-        res.failed += 1
-        res.note = "pytest collected no tests (exit 5) although " \
-                   "tests/functional has test files"
+    if res.skipped and res.skipped == res.total():
+        res.fail("all %d test(s) skipped" % res.skipped)
+    elif rc == 5:
+        res.fail("pytest collected no tests (exit 5) although %s has "
+                 "test files" % where)
     elif rc != 0 and res.failed == 0:
-        res.failed = 1
-        res.note = "pytest exited with status %d" % rc
+        res.fail("pytest exited with status %d" % rc)
     return res, cases
 
 
-def run_functional(k=None):
-    """Functional suite of `test`; its logs land in build/reports/last-test
-    (emptied first)."""
-    report = os.path.join(paths.REPORTS_DIR, "last-test")
-    shutil.rmtree(report, ignore_errors=True)
-    os.makedirs(report)
-    res, _ = run_pytest(os.path.join(report, "junit.xml"), k,
-                        {"E1000EPP_REPORT_DIR": report})
-    if res.failed:
-        res.note = (res.note + "; " if res.note else "") + \
-            "logs: build/reports/last-test"
+LAST_TEST = os.path.join(paths.REPORTS_DIR, "last-test")
+
+
+def run_cli(k=None):
+    """The CLI's own tests (tests/cli: parsing, TAP reader, runner); no
+    build and no VM needed."""
+    res, _ = run_pytest(os.path.join(LAST_TEST, "cli-junit.xml"), k,
+                        name="cli", test_dir=CLI_DIR)
     return res
 
 
-SUITES = {"unit": run_unit, "qtest": run_qtest, "functional": run_functional}
+def run_functional(k=None):
+    """Functional suite of `test`; its logs land in build/reports/last-test."""
+    res, _ = run_pytest(os.path.join(LAST_TEST, "junit.xml"), k,
+                        {"E1000EPP_REPORT_DIR": LAST_TEST})
+    if res.failed:
+        res.notes.append("logs: build/reports/last-test")
+    return res
+
+
+SUITES = {"cli": run_cli, "unit": run_unit, "qtest": run_qtest,
+          "functional": run_functional}
+SUITE_NAMES = list(SUITES)
 
 
 def run_suites(names, k=None):
-    results = []
+    """Run the suites, print the table and the totals; exit status.
+    A suite that ran no test fails, unless -k deselected all of it (then
+    -k must select something in at least one suite)."""
+    shutil.rmtree(LAST_TEST, ignore_errors=True)
+    os.makedirs(LAST_TEST)
+    results, empty = [], []
     for name in names:
-        results.append(SUITES[name](k))
+        r = SUITES[name](k)
+        if r.total() == r.broken:
+            empty.append(name)
+        if r.total() == 0:
+            if k:
+                r.notes.append("no test matches -k %s" % k)
+            else:
+                r.fail("ran no test")
+        results.append(r)
     headers = ["suite", "passed", "failed", "skipped", "seconds", "note"]
     print()
     print(table(headers, [r.row() for r in results]))
     passed = sum(r.passed for r in results)
     failed = sum(r.failed for r in results)
-    empty = [r.name for r in results
-             if r.passed + r.failed + r.skipped == 0]
     if empty:
         print("no tests ran in: %s" % ", ".join(empty))
+    if k and not any(r.total() for r in results):
+        print("error: no test in %s matches -k %s" % (",".join(names), k))
+        failed = max(failed, 1)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
-
-
-# -- run: the regression matrix -----------------------------------------------
-
-def utc_stamp():
-    return datetime.datetime.now(datetime.timezone.utc).strftime(
-        "%Y%m%dT%H%M%SZ")
-
-
-def run_matrix(device, report_dir=None, k=None):
-    if not functional_test_files():
-        raise StepError("nothing to run",
-                        "tests/functional has no test files yet (the "
-                        "driver regression scenarios)",
-                        "add the functional scenarios, or run "
-                        "./e1000e-pp test for the other suites")
-    started = utc_stamp()
-    report = os.path.abspath(report_dir or os.path.join(paths.REPORTS_DIR,
-                                                        started))
-    os.makedirs(report, exist_ok=True)
-    junit = os.path.join(report, "junit.xml")
-    print("[run] device %s, report %s" % (device, report), flush=True)
-    res, cases = run_pytest(junit, k, {"E1000EPP_DEVICE": device,
-                                       "E1000EPP_REPORT_DIR": report},
-                            name="regression")
-    rows = [[n, o, "%.1f" % s, m[:70]] for n, o, s, m in cases]
-    lines = ["e1000e-pp regression run",
-             "device:  %s" % device,
-             "started: %s (UTC)" % started,
-             "",
-             table(["test", "result", "seconds", "message"], rows)
-             if rows else "(no test cases reported)",
-             ""]
-    if res.note:
-        lines.append("note: %s" % res.note)
-    lines.append("%d passed, %d failed, %d skipped in %s" % (
-        res.passed, res.failed, res.skipped, fmt_secs(res.seconds)))
-    text = "\n".join(lines) + "\n"
-    with open(os.path.join(report, "summary.txt"), "w") as f:
-        f.write(text)
-    print()
-    print(text, end="")
-    print("report: %s" % report)
-    print("%d passed, %d failed" % (res.passed, res.failed))
-    return 1 if res.failed else 0

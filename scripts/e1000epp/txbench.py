@@ -17,7 +17,8 @@ import os
 import subprocess
 import sys
 
-from e1000epp import paths
+from e1000epp import argtypes, paths, qtestrun
+from e1000epp.qtestrun import fail as _fail
 
 TXBENCH_TARGET = "tests/qtest/e1000e_pp/e1000e-pp-txbench"
 TXBENCH_BIN = os.path.join(paths.QEMU_BUILD, TXBENCH_TARGET)
@@ -26,29 +27,21 @@ CASES = ("64B", "1514B", "TSO-64KiB")
 
 
 def add_bench_arguments(parser):
-    parser.add_argument("--tx-seconds", type=float, default=1.0,
+    parser.add_argument("--tx-seconds", type=argtypes.seconds(600),
+                        default=1.0,
                         help="wall-clock seconds per Tx run (default 1)")
-    parser.add_argument("--tx-repeat", type=int, default=3,
+    parser.add_argument("--tx-repeat", type=argtypes.int_range(1, 15),
+                        default=3,
                         help="runs per Tx case and model, median shown "
                         "(default 3)")
 
 
-def _fail(msg):
-    print("error: " + msg, file=sys.stderr)
-    return 2
-
-
 def _run(argv):
     """Run the benchmark; return (rc, rows) with rows parsed from --tsv."""
-    env = dict(os.environ)
-    env["QTEST_QEMU_BINARY"] = paths.QEMU_BIN
     rows = []
-    try:
-        proc = subprocess.Popen(argv, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, env=env,
-                                universal_newlines=True)
-    except OSError as e:
-        return _fail("cannot run %s: %s" % (argv[0], e)), rows
+    proc = qtestrun.spawn(argv, stderr=subprocess.PIPE)
+    if proc is None:
+        return 2, rows
     for line in proc.stdout:
         line = line.rstrip("\n")
         if not line or line.startswith("#"):
@@ -79,12 +72,9 @@ def bench(args):
     if not 0 < seconds <= 600 or not 1 <= repeat <= 15:
         return _fail("--tx-seconds must be in (0, 600] and --tx-repeat "
                      "in 1..15")
-    for binary, how in ((paths.QEMU_BIN, "run ./e1000e-pp setup"),
-                        (TXBENCH_BIN, "run: ninja -C build/qemu "
-                         + TXBENCH_TARGET)):
-        if not os.access(binary, os.X_OK):
-            return _fail("%s is not built; %s"
-                         % (os.path.relpath(binary, paths.REPO), how))
+    err = qtestrun.need_qtest(TXBENCH_BIN)
+    if err:
+        return err
     print("bench: qtest transmit, e1000e-pp and stock e1000e in one run "
           "(%d cases x %d models x %d runs x %.1f s, median shown) ..."
           % (len(CASES), len(MODELS), repeat, seconds), flush=True)

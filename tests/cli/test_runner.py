@@ -1,0 +1,294 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The suite runner: TAP programs counted through the one reader, -k the
+same in every suite, and no pass without tests (empty suite, missing
+binary, incomplete TAP)."""
+
+import json
+import os
+import sys
+import textwrap
+
+import pytest
+
+from e1000epp import paths, testrun
+
+
+def script(path, body):
+    """An executable Python script at path."""
+    path.write_text("#!%s\nimport sys\n%s" % (sys.executable,
+                                            textwrap.dedent(body)))
+    path.chmod(0o755)
+    return str(path)
+
+
+def tap_program(tmp_path, name, tap, rc=0, signal=None):
+    """A program that prints `tap` and exits with rc (or dies of signal)."""
+    end = ("import os, signal; os.kill(os.getpid(), %d)" % signal
+           if signal else "sys.exit(%d)" % rc)
+    return script(tmp_path / name,
+                  "sys.stdout.write(%r)\nsys.stdout.flush()\n%s\n"
+                  % (textwrap.dedent(tap).lstrip(), end))
+
+
+def counts(res):
+    return (res.passed, res.failed, res.skipped, res.broken)
+
+
+@pytest.fixture
+def suite():
+    return testrun.SuiteResult("unit")
+
+
+# -- run_tap: one program ----------------------------------------------------
+
+# (TAP printed, exit: status or -signal, -k,
+#  (passed, failed, skipped, failures no test reported), note)
+TAP_CASES = {
+    "all counted": ("""
+        1..3
+        ok 1 - a
+        ok 2 - b # SKIP not here
+        ok 3 - c
+        """, 0, None, (2, 0, 1, 0), ""),
+    "a failed test explains exit 1": ("""
+        1..2
+        ok 1 - a
+        not ok 2 - b
+        """, 1, None, (1, 1, 0, 0), ""),
+    "unreported tests fail": ("""
+        1..4
+        ok 1 - a
+        """, 0, None, (1, 3, 0, 0), "t: planned 4 test(s), 1 reported"),
+    "bail-out and crash fail once": ("""
+        ok 1 /x86_64/e1000e-pp/a
+        Bail out!
+        """, -6, None, (1, 1, 0, 1),
+        "t: bailed out after 1 test(s), no TAP plan (1..N): the run "
+        "stopped early, exited with signal 6"),
+    "clean exit without a plan fails": (
+        "ok 1 - a\n", 0, None, (1, 1, 0, 1),
+        "t: no TAP plan (1..N): the run stopped early"),
+    "everything skipped fails": ("""
+        1..2
+        ok 1 /x86_64/e1000e-pp/a # SKIP device e1000e-pp not in this QEMU
+        ok 2 /x86_64/e1000e-pp/b # SKIP device e1000e-pp not in this QEMU
+        """, 0, None, (0, 1, 2, 1), "t: all 2 test(s) skipped"),
+    "no test fails": ("1..0 # SKIP no KVM\n", 0, None, (0, 1, 0, 1),
+                      "t: ran no test (skip all: no KVM)"),
+    "-k: a failure outside the selection still fails": ("""
+        1..2
+        ok 1 - rx_fcs
+        not ok 2 - tx_tso
+        """, 1, "rx", (1, 1, 0, 1),
+        "t: exited with status 1 (failed outside -k: tx_tso)"),
+}
+
+
+@pytest.mark.parametrize("case", TAP_CASES)
+def test_run_tap(tmp_path, suite, case):
+    text, rc, k, expect, note = TAP_CASES[case]
+    prog = tap_program(tmp_path, "t", text, rc=max(rc, 0),
+                       signal=-rc if rc < 0 else None)
+    testrun.run_tap(suite, "t", [prog], {}, prefix="core/", k=k)
+    assert counts(suite) == expect
+    assert suite.note == note
+
+
+def test_tap_k_counts_the_selected_names_only(tmp_path, suite, capsys):
+    prog = tap_program(tmp_path, "t", """
+        1..3
+        ok 1 - rx_fcs
+        ok 2 - tx_tso
+        ok 3 - RX_other
+        """)
+    testrun.run_tap(suite, "core", [prog], {}, prefix="core/", k="core/rx")
+    assert counts(suite) == (2, 0, 0, 0)
+    out = capsys.readouterr().out
+    assert "ok 1 - rx_fcs" in out and "tx_tso" not in out
+
+
+def test_tap_program_that_cannot_start(tmp_path, suite):
+    testrun.run_tap(suite, "core", [str(tmp_path / "nope")], {})
+    assert counts(suite) == (0, 1, 0, 1)
+    assert suite.note.startswith("core: cannot run ")
+
+
+# -- meson test() suites: unit, qtest ------------------------------------------
+
+def meson_build(build_dir, *tests):
+    """A build directory whose meson-info lists `tests`:
+    (name, suite, cmd, env) each."""
+    info = build_dir / "meson-info"
+    info.mkdir(parents=True)
+    (info / "intro-tests.json").write_text(json.dumps([
+        {"name": n, "suite": ["proj:" + s], "cmd": c, "env": e,
+         "workdir": None} for n, s, c, e in tests]))
+    return str(build_dir)
+
+
+def test_unit_without_native_build_fails(tmp_path, monkeypatch):
+    monkeypatch.setattr(paths, "NATIVE_DIR", str(tmp_path / "native"))
+    res = testrun.run_unit()
+    assert counts(res) == (0, 1, 0, 1)
+    assert res.note.endswith("native is not set up: run ./e1000e-pp setup")
+
+
+def test_unit_without_tests_fails(tmp_path, monkeypatch):
+    monkeypatch.setattr(paths, "NATIVE_DIR", meson_build(
+        tmp_path, ("peer", "tools", ["x"], {})))
+    res = testrun.run_unit()
+    assert counts(res) == (0, 1, 0, 1)
+    assert res.note.startswith("no test() of suite unit in ")
+
+
+def test_unit_missing_binary_fails_and_others_run(tmp_path, monkeypatch):
+    good = tap_program(tmp_path, "core-test", "1..2\nok 1 - a\nok 2 - b\n")
+    monkeypatch.setattr(paths, "NATIVE_DIR", meson_build(
+        tmp_path / "native",
+        ("core", "unit", [good], {}),
+        ("fuzz", "unit", [str(tmp_path / "fuzz-test")], {})))
+    res = testrun.run_unit(k="CORE/A")
+    assert counts(res) == (1, 1, 0, 1)
+    assert res.note.startswith("fuzz: ") and "is not built" in res.note
+
+
+GLIB_LIKE = """
+    # lists with -l, runs all or the -p paths, like a GLib test binary
+    names = ["/x86_64/e1000e-pp/pci_identity", "/x86_64/e1000e-pp/rx_fcs",
+             "/x86_64/e1000e/pci_identity", "/x86_64/e1000e/rx_fcs"]
+    args = sys.argv[1:]
+    if args == ["-l"]:
+        print("# random seed: R02S0\\n1..4")
+        print("\\n".join(names))
+        sys.exit(0)
+    assert args[:2] == ["--tap", "-k"], args
+    chosen = [args[i + 1] for i, a in enumerate(args) if a == "-p"]
+    run = [n for n in names if not chosen or n in chosen]
+    print("1..%d" % len(run))
+    for i, n in enumerate(run, 1):
+        print("ok %d %s" % (i, n))
+"""
+
+
+@pytest.fixture
+def qtest_build(tmp_path, monkeypatch):
+    """build/qemu with two qtest binaries declared, the emulator built."""
+    qemu = tap_program(tmp_path, "qemu", "")
+    env = {"QTEST_QEMU_BINARY": qemu}
+    monkeypatch.setattr(paths, "QEMU_BUILD", meson_build(
+        tmp_path / "qemu-build",
+        ("e1000e-pp-test", "e1000e-pp",
+         [str(tmp_path / "e1000e-pp-test"), "--tap", "-k"], env),
+        ("other-test", "qtest", [str(tmp_path / "other")], env),
+        ("e1000e-pp-rx-test", "e1000e-pp",
+         [str(tmp_path / "e1000e-pp-rx-test"), "--tap", "-k"], env)))
+    return tmp_path
+
+
+def test_qtest_missing_binary_is_a_failure(qtest_build):
+    script(qtest_build / "e1000e-pp-test", GLIB_LIKE)
+    res = testrun.run_qtest()
+    assert counts(res) == (4, 1, 0, 1)
+    assert res.note.startswith("e1000e-pp-rx-test: ")
+    assert "e1000e-pp-rx-test is not built" in res.note
+
+
+def test_qtest_k_selects_glib_paths(qtest_build):
+    script(qtest_build / "e1000e-pp-test", GLIB_LIKE)
+    script(qtest_build / "e1000e-pp-rx-test", GLIB_LIKE)
+    res = testrun.run_qtest(k="E1000E-PP/RX")
+    assert counts(res) == (2, 0, 0, 0)
+    res = testrun.run_qtest(k="/x86_64/e1000e/")
+    assert counts(res) == (4, 0, 0, 0)
+    res = testrun.run_qtest(k="nothing")
+    assert counts(res) == (0, 0, 0, 0)
+
+
+def test_qtest_without_emulator_fails(qtest_build):
+    script(qtest_build / "e1000e-pp-test", GLIB_LIKE)
+    script(qtest_build / "e1000e-pp-rx-test", GLIB_LIKE)
+    os.unlink(qtest_build / "qemu")
+    res = testrun.run_qtest()
+    assert counts(res) == (0, 2, 0, 2)
+    assert "qemu is not built" in res.note
+
+
+def test_glib_select_names_a_path_once(tmp_path):
+    prog = script(tmp_path / "t", """
+        print("/a/b\\n/a/b/c\\n/a/bc\\n/x/b")
+        """)
+    assert testrun.glib_select(prog, None, "/b") == [
+        "-p", "/a/b", "-p", "/a/bc", "-p", "/x/b"]
+
+
+# -- pytest suites -----------------------------------------------------------
+
+def test_pytest_suite_without_files_fails(tmp_path):
+    res, cases = testrun.run_pytest(str(tmp_path / "j.xml"), name="x",
+                                    test_dir=str(tmp_path))
+    assert (counts(res), cases) == ((0, 1, 0, 1), [])
+
+
+def test_pytest_suite_k_selects_node_ids(tmp_path):
+    d = tmp_path / "t"
+    d.mkdir()
+    (d / "test_a.py").write_text(textwrap.dedent("""
+        import pytest
+        def test_probe(): pass
+        @pytest.mark.parametrize("mtu", [1500, 9000])
+        def test_mtu(mtu): pass
+        def test_skip(): pytest.skip("no")
+        """))
+    res, cases = testrun.run_pytest(str(tmp_path / "j.xml"), k="MTU[9",
+                                    name="x", test_dir=str(d))
+    assert counts(res) == (1, 0, 0, 0)
+    assert [c[0] for c in cases] == ["test_a::test_mtu[9000]"]
+    res, _ = testrun.run_pytest(str(tmp_path / "j.xml"), name="x",
+                                test_dir=str(d))
+    assert counts(res) == (3, 0, 1, 0)
+    res, _ = testrun.run_pytest(str(tmp_path / "j.xml"), k="skip",
+                                name="x", test_dir=str(d))
+    assert counts(res) == (0, 1, 1, 1)
+    assert res.note == "all 1 test(s) skipped"
+
+
+# -- run_suites: totals and empty suites -------------------------------------
+
+def fake_suite(name, passed=0, failed=0):
+    def run(k=None):
+        res = testrun.SuiteResult(name)
+        res.passed, res.failed = passed, failed
+        return res
+    return run
+
+
+@pytest.fixture
+def suites(tmp_path, monkeypatch):
+    monkeypatch.setattr(testrun, "LAST_TEST", str(tmp_path / "last"))
+    table = {}
+    monkeypatch.setattr(testrun, "SUITES", table)
+    return table
+
+
+def test_empty_suite_fails(suites, capsys):
+    suites.update(a=fake_suite("a", passed=2), b=fake_suite("b"))
+    assert testrun.run_suites(["a", "b"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[-2:] == ["no tests ran in: b", "2 passed, 1 failed"]
+    assert "ran no test" in out[-3]
+
+
+def test_k_may_deselect_a_suite_but_not_all(suites, capsys):
+    suites.update(a=fake_suite("a", passed=2), b=fake_suite("b"))
+    assert testrun.run_suites(["a", "b"], k="x") == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "2 passed, 0 failed"
+    assert testrun.run_suites(["b"], k="x") == 1
+    assert capsys.readouterr().out.splitlines()[-2:] == [
+        "error: no test in b matches -k x", "0 passed, 1 failed"]
+
+
+def test_all_passing(suites, capsys):
+    suites.update(a=fake_suite("a", passed=2), b=fake_suite("b", passed=1))
+    assert testrun.run_suites(["a", "b"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "3 passed, 0 failed"
+    assert os.path.isdir(testrun.LAST_TEST)
