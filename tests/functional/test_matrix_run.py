@@ -110,3 +110,33 @@ def test_stock_e1000e_fails_the_rx_fcs_cell_for_its_true_reason(
             .findall("testcase") if c.get("name") == bad["cell"]][0]
     assert case.find("failure").get("message") == \
         bad["reason"].splitlines()[0]
+
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+def test_report_html_in_headless_chromium(reduced, tmp_path):
+    """The browser's own DOM of report.html (opened from the file system,
+    no server): one grid cell per matrix cell, each linking to an evidence
+    page that exists; and a screenshot for a human to look at."""
+    _, out = reduced
+    page = (out / "report.html").resolve()
+    common = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+              "--user-data-dir=" + str(tmp_path / "profile")]
+    dom = subprocess.run(common + ["--dump-dom", page.as_uri()],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, timeout=300)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    p = Links()
+    p.feed(dom.stdout)
+    assert sorted(p.cells) == REDUCED
+    assert len(p.links) == len(REDUCED)
+    for href in p.links:
+        assert (out / href).is_file(), href
+    shot = out / "report.png"
+    r = subprocess.run(common + [f"--screenshot={shot}",
+                                 "--window-size=1400,900", page.as_uri()],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
