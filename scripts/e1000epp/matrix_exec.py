@@ -254,7 +254,7 @@ def traffic_frames(vm, cell, run_base, checks, cell_dir, tlog):
 def traffic_udp(vm, cell, run_base, checks, cell_dir, tlog):
     """UDP both ways: the peer echoes every datagram."""
     for n in cell.udp_lengths():
-        echo = vm.agent.kv(f"UDP {harness.PEER_IP} 7 {UDP_COUNT} {n} 2000",
+        echo = vm.agent.kv(f"UDP {harness.PEER_IP} 7 {UDP_COUNT} {n} 5000",
                            timeout=120)
         tlog(f"udp {n}: {echo}")
         checks.eq(f"UDP echo of {n}-byte datagrams", echo,

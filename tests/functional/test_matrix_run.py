@@ -140,3 +140,20 @@ def test_report_html_in_headless_chromium(reduced, tmp_path):
                        text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_module_reloaded_once_per_parameter_set(reduced):
+    """Cells sharing module parameters share one load of the driver:
+    boot 1 has five parameter sets (IntMode=0 with CrcStripping=0;
+    IntMode=1; IntMode=2; IntMode=2 with CrcStripping=0; IntMode=2 with
+    copybreak=0), the IOMMU boot one."""
+    _, out = reduced
+    loads = []
+    for cell in REDUCED:
+        log = (out / "cells" / cell / "traffic.log").read_text()
+        loads += [ln.split("loaded e1000e ")[1] for ln in log.splitlines()
+                  if "loaded e1000e " in ln]
+    assert sorted(loads) == sorted([
+        "IntMode=0 CrcStripping=0", "IntMode=1", "IntMode=2",
+        "IntMode=2 CrcStripping=0", "IntMode=2 copybreak=0",
+        "IntMode=2"])
