@@ -440,8 +440,8 @@ def merge(out_dir, shard_dirs):
         metas.append(data["meta"])
         for r in data["cells"]:
             if r["cell"] in seen:
-                raise MatrixError(f"cell {r['cell']} is in both {seen[r['cell']]}"
-                                  f" and {d}",
+                raise MatrixError(f"cell {r['cell']} is in both "
+                                  f"{seen[r['cell']]} and {d}",
                                   "merge the reports of distinct shards")
             seen[r["cell"]] = d
             results.append(r)

@@ -205,7 +205,7 @@ class Peer:
         return self.final
 
 
-# --- QEMU and QMP (QEMU's python/qemu) ----------------------------------------
+# --- QEMU and QMP (QEMU's python/qemu) -------------------------------------
 
 def qemu_python():
     """QEMU's python/ directory in the fetched source tree (build/src),
@@ -234,7 +234,8 @@ class Qmp:
 
     def execute(self, cmd, **args):
         from qemu.qmp import QMPError
-        self.log.write(f"{time.time():.3f} > {json.dumps({'execute': cmd, 'arguments': args})}\n")
+        msg = json.dumps({"execute": cmd, "arguments": args})
+        self.log.write(f"{time.time():.3f} > {msg}\n")
         try:
             ret = self.machine.cmd(cmd, **args)
         except QMPError as e:
