@@ -16,6 +16,7 @@ import socket
 import struct
 import subprocess
 import tempfile
+import zlib
 from pathlib import Path
 
 import pytest
@@ -120,3 +121,29 @@ def test_pcap_is_written_as_frames_pass_and_tcpdump_reads_it(peer):
     assert f"{GUEST_MAC} > {PEER_MAC}" in lines[0] and \
         "length 1514" in lines[0]
     assert f"{PEER_MAC} > {GUEST_MAC}" in lines[1] and "length 60" in lines[1]
+
+
+def with_fcs(f, crc=None):
+    """The frame followed by its FCS as on the wire (CRC-32 of IEEE 802.3,
+    least significant byte first), computed with zlib, not proto.h."""
+    crc = zlib.crc32(f) if crc is None else crc
+    return f + struct.pack("<I", crc)
+
+
+def test_fcs_sessions_check_the_crc_of_every_frame(peer):
+    """What the agent does with rx-fcs on (the session code is shared):
+    a right FCS passes and is not counted in the length; a wrong one, or a
+    frame cut inside its FCS, is a failure of its own kind."""
+    p, nic, _ = peer
+    p.command(f"RX {RUN} 4 {GUEST_MAC} fcs")
+    send(nic, with_fcs(frame(0, 2046)))                 # FCS straddles 2 KB
+    send(nic, with_fcs(frame(1, 2048)))                 # FCS alone after it
+    f2 = frame(2, 1514)
+    send(nic, with_fcs(f2, zlib.crc32(f2) ^ 1))         # wrong CRC
+    send(nic, with_fcs(frame(3, 1514))[:-2])            # FCS cut short
+    stats = settle(p.stats, lambda s: s["frames_in"] == 4, 20)
+    assert stats["rx"] == {"good": 2, "bad": 2, "trunc": 1, "corrupt": 1,
+                           "fcs_bad": 1, "missing": 2, "dup": 0,
+                           "reorder": 0, "stale": 0, "other": 0,
+                           "bytes": 2046 + 2048}
+    assert stats["fails"] == "lost:2,3;fcs:2@1514/1514;trunc:3@1512/1512"

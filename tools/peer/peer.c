@@ -21,9 +21,12 @@
  *                                                 lengths (comma list, frame
  *                                                 seq is lens[seq % n] long),
  *                                                 802.1Q-tagged with <vid>
- *   RX <run> <count> [<srcmac>]                   start an Rx session (a
+ *   RX <run> <count> [<srcmac>] [fcs]             start an Rx session (a
  *                                                 tagged pattern frame is
- *                                                 checked without its tag)
+ *                                                 checked without its tag;
+ *                                                 "fcs": frames end in their
+ *                                                 CRC-32, as the agent's
+ *                                                 rx-fcs sessions)
  *   STATS                                         counters, with "fails":
  *                                                 pp_fails_text()
  *   PCAP <file>                                   capture into <file> from
@@ -555,13 +558,17 @@ static void cmd_rx(int argc, char **argv)
 {
     uint8_t src[PP_ETH_ALEN];
     uint32_t run, count;
+    bool fcs = argc > 3 && strcmp(argv[argc - 1], "fcs") == 0;
 
+    if (fcs) {
+        argc--;
+    }
     if ((argc != 3 && argc != 4) ||
         pp_parse_u32(argv[1], UINT32_MAX, &run) < 0 ||
         pp_parse_u32(argv[2], PP_MAX_COUNT, &count) < 0 ||
         (argc == 4 && pp_parse_mac(argv[3], src) < 0)) {
         peer_emit("{\"ok\": false, \"error\": \"usage: RX <run> <count> "
-                  "[<srcmac>]\"}");
+                  "[<srcmac>] [fcs]\"}");
         return;
     }
     if (pp_rx_start(&peer.rx, run, count, peer.mac,
@@ -569,6 +576,7 @@ static void cmd_rx(int argc, char **argv)
         peer_emit("{\"ok\": false, \"error\": \"out of memory\"}");
         return;
     }
+    peer.rx.fcs = fcs;
     peer_emit("{\"ok\": true, \"run\": %u, \"count\": %u}", run, count);
 }
 
