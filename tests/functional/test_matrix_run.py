@@ -157,3 +157,27 @@ def test_module_reloaded_once_per_parameter_set(reduced):
         "IntMode=0 CrcStripping=0", "IntMode=1", "IntMode=2",
         "IntMode=2 CrcStripping=0", "IntMode=2 copybreak=0",
         "IntMode=2"])
+
+
+def test_two_real_shards_merge_into_one_report(device, tmp_path):
+    """Two CI jobs, each one shard of two cells, and the merge step."""
+    only = "mtu1500-strip-msix-noiommu$,mtu2027-keep-msix-noiommu"
+    shards = []
+    for i in (1, 2):
+        out = tmp_path / f"shard-{i}"
+        r = run("--device", device, "--matrix", "reduced", "--only", only,
+                "--shard", f"{i}/2", "--report", out)
+        assert "[1/1 " in r.stdout, r.stdout[-2000:] + r.stderr
+        shards.append(out)
+    merged = tmp_path / "all"
+    m = subprocess.run(["/usr/bin/python3", str(CLI), "merge", "--report",
+                        str(merged)] + [str(s) for s in shards],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=120)
+    cases = ET.parse(merged / "junit.xml").getroot().findall("testcase")
+    assert sorted(c.get("name") for c in cases) == [
+        "mtu1500-strip-msix-noiommu", "mtu2027-keep-msix-noiommu"]
+    for c in cases:
+        assert (merged / "cells" / c.get("name") / "peer.pcap").is_file()
+    if device == "e1000e-pp":
+        assert m.returncode == 0 and "2 passed, 0 failed" in m.stdout
