@@ -14,11 +14,18 @@
  *   TX <if> <dst> <run> <count> <min> <max>
  *                                   send pattern frames (proto.h) on an
  *                                   AF_PACKET socket; OK sent=<n> bytes=<n>
- *   RXSTART <if> <run> <count> [<src>]
+ *   TXL <if> <dst> <run> <lens> <repeat>
+ *                                   TX with explicit lengths: <lens> is a
+ *                                   comma list, frame seq has length
+ *                                   lens[seq % n]; n * <repeat> frames
+ *   RXSTART <if> <run> <count> [<src>] [fcs]
  *                                   start counting pattern frames of <run>
- *                                   addressed to <if>'s MAC (and from <src>)
+ *                                   addressed to <if>'s MAC (and from
+ *                                   <src>); with "fcs" every frame must end
+ *                                   in its CRC-32 (ethtool -K rx-fcs on)
  *   RXSTAT                          OK <counters>  (proto.h names)
- *   RXSTOP                          OK <counters>, session closed
+ *   RXSTOP                          OK <counters> fails=<pp_fails_text>,
+ *                                   session closed
  *   UDP <ip> <port> <count> <len> <timeout_ms>
  *                                   UDP echo through the peer;
  *                                   OK sent=<n> echoed=<n> bad=<n>
@@ -26,6 +33,9 @@
  *                                   a TCP stream to the peer's sink, with
  *                                   what the stack handed the driver
  *                                   (tcptx.c)
+ *   TCPRX <port> <run> <bytes> <timeout_s>
+ *                                   accept a TCP stream from the peer and
+ *                                   check every byte (tcprx.c)
  *   QUIT                            OK, then the agent exits
  *
  * Frames of an Rx session are drained whenever the agent is idle, into a
@@ -56,6 +66,8 @@
 #define AGENT_SH_TIMEOUT    60
 #define AGENT_RCVBUF        (64 * 1024 * 1024)
 #define AGENT_TX_DEADLINE   60
+/* Largest UDP payload: a 16 KB frame less Ethernet, IPv4 and UDP headers. */
+#define AGENT_UDP_MAX       (PP_MAX_LEN - 14 - 20 - 8)
 
 static int serial_fd = -1;
 static int rx_fd = -1;
@@ -291,31 +303,23 @@ static void cmd_mac(int argc, char **argv)
     reply("OK %s", text);
 }
 
-static void cmd_tx(int argc, char **argv)
+/*
+ * Send @count pattern frames of @run, frame seq @len_of(seq) bytes long,
+ * from @ifname to @dst; replies OK sent=<n> bytes=<n> or ERR.
+ */
+static void send_pattern(const char *ifname, const uint8_t *dst,
+                         uint32_t run, uint32_t count, const uint32_t *lens,
+                         int nlens, uint32_t min, uint32_t max)
 {
     static uint8_t frame[PP_MAX_LEN];
-    uint8_t src[PP_ETH_ALEN], dst[PP_ETH_ALEN];
-    uint32_t run, count, min, max, seq;
+    uint8_t src[PP_ETH_ALEN];
     uint64_t bytes = 0;
     int64_t deadline = now_ms() + AGENT_TX_DEADLINE * 1000;
-    const char *range_err;
+    uint32_t seq;
     int ifindex, fd;
 
-    if (argc != 7 || pp_parse_mac(argv[2], dst) < 0 ||
-        pp_parse_u32(argv[3], UINT32_MAX, &run) < 0 ||
-        pp_parse_u32(argv[4], PP_MAX_COUNT, &count) < 0 ||
-        pp_parse_u32(argv[5], PP_MAX_LEN, &min) < 0 ||
-        pp_parse_u32(argv[6], PP_MAX_LEN, &max) < 0) {
-        reply("ERR usage: TX <if> <dstmac> <run> <count> <minlen> <maxlen>");
-        return;
-    }
-    range_err = pp_check_range(min, max);
-    if (range_err) {
-        reply("ERR %s", range_err);
-        return;
-    }
-    if (if_mac(argv[1], src, &ifindex) < 0) {
-        reply("ERR no interface %s: %s", argv[1], strerror(errno));
+    if (if_mac(ifname, src, &ifindex) < 0) {
+        reply("ERR no interface %s: %s", ifname, strerror(errno));
         return;
     }
     fd = packet_socket(ifindex);
@@ -324,7 +328,7 @@ static void cmd_tx(int argc, char **argv)
         return;
     }
     for (seq = 0; seq < count; seq++) {
-        uint32_t len = pp_frame_len(seq, min, max);
+        uint32_t len = nlens ? lens[seq % nlens] : pp_frame_len(seq, min, max);
 
         pp_build(frame, dst, src, run, seq, len);
         for (;;) {
@@ -339,8 +343,8 @@ static void cmd_tx(int argc, char **argv)
                 usleep(1000);
                 continue;
             }
-            reply("ERR send seq %u: %s (sent=%u bytes=%llu)", seq,
-                  n < 0 ? strerror(errno) : "short write", seq,
+            reply("ERR send seq %u len %u: %s (sent=%u bytes=%llu)", seq,
+                  len, n < 0 ? strerror(errno) : "short write", seq,
                   (unsigned long long)bytes);
             close(fd);
             return;
@@ -349,6 +353,44 @@ static void cmd_tx(int argc, char **argv)
     }
     close(fd);
     reply("OK sent=%u bytes=%llu", count, (unsigned long long)bytes);
+}
+
+static void cmd_tx(int argc, char **argv)
+{
+    uint8_t dst[PP_ETH_ALEN];
+    uint32_t run, count, min, max;
+    const char *range_err;
+
+    if (argc != 7 || pp_parse_mac(argv[2], dst) < 0 ||
+        pp_parse_u32(argv[3], UINT32_MAX, &run) < 0 ||
+        pp_parse_u32(argv[4], PP_MAX_COUNT, &count) < 0 ||
+        pp_parse_u32(argv[5], PP_MAX_LEN, &min) < 0 ||
+        pp_parse_u32(argv[6], PP_MAX_LEN, &max) < 0) {
+        reply("ERR usage: TX <if> <dstmac> <run> <count> <minlen> <maxlen>");
+        return;
+    }
+    range_err = pp_check_range(min, max);
+    if (range_err) {
+        reply("ERR %s", range_err);
+        return;
+    }
+    send_pattern(argv[1], dst, run, count, NULL, 0, min, max);
+}
+
+static void cmd_txl(int argc, char **argv)
+{
+    uint8_t dst[PP_ETH_ALEN];
+    uint32_t lens[PP_LENS_MAX];
+    uint32_t run, repeat;
+    int n = argc == 6 ? pp_parse_lens(argv[4], lens) : -1;
+
+    if (n < 0 || pp_parse_mac(argv[2], dst) < 0 ||
+        pp_parse_u32(argv[3], UINT32_MAX, &run) < 0 ||
+        pp_parse_u32(argv[5], PP_MAX_COUNT / PP_LENS_MAX, &repeat) < 0) {
+        reply("ERR usage: TXL <if> <dstmac> <run> <len,len,...> <repeat>");
+        return;
+    }
+    send_pattern(argv[1], dst, run, n * repeat, lens, n, 0, 0);
 }
 
 static void rx_drain(void)
@@ -371,10 +413,11 @@ static void rx_drain(void)
 static void reply_counters(void)
 {
     struct pp_counters c = pp_rx_counters(&rx_session);
-    char text[512];
+    char text[512], fails[1024];
 
     pp_counters_kv(&c, text, sizeof(text));
-    reply("OK %s", text);
+    pp_fails_text(&rx_session, fails, sizeof(fails));
+    reply("OK %s fails=%s", text, fails);
 }
 
 static void cmd_rxstart(int argc, char **argv)
@@ -382,12 +425,16 @@ static void cmd_rxstart(int argc, char **argv)
     uint8_t mac[PP_ETH_ALEN], src[PP_ETH_ALEN];
     uint32_t run, count;
     int ifindex, size = AGENT_RCVBUF;
+    bool fcs = argc > 4 && strcmp(argv[argc - 1], "fcs") == 0;
 
+    if (fcs) {
+        argc--;
+    }
     if ((argc != 4 && argc != 5) ||
         pp_parse_u32(argv[2], UINT32_MAX, &run) < 0 ||
         pp_parse_u32(argv[3], PP_MAX_COUNT, &count) < 0 ||
         (argc == 5 && pp_parse_mac(argv[4], src) < 0)) {
-        reply("ERR usage: RXSTART <if> <run> <count> [<srcmac>]");
+        reply("ERR usage: RXSTART <if> <run> <count> [<srcmac>] [fcs]");
         return;
     }
     if (if_mac(argv[1], mac, &ifindex) < 0) {
@@ -414,7 +461,8 @@ static void cmd_rxstart(int argc, char **argv)
         reply("ERR out of memory");
         return;
     }
-    reply("OK run=%u count=%u", run, count);
+    rx_session.fcs = fcs;
+    reply("OK run=%u count=%u fcs=%d", run, count, fcs);
 }
 
 static void cmd_rxstat(bool stop)
@@ -448,9 +496,10 @@ static void cmd_udp(int argc, char **argv)
     if (argc != 6 || inet_pton(AF_INET, argv[1], &sin.sin_addr) != 1 ||
         pp_parse_u32(argv[2], 65535, &port) < 0 ||
         pp_parse_u32(argv[3], PP_MAX_COUNT, &count) < 0 ||
-        pp_parse_u32(argv[4], 1472, &len) < 0 || len < 4 ||
+        pp_parse_u32(argv[4], AGENT_UDP_MAX, &len) < 0 || len < 4 ||
         pp_parse_u32(argv[5], 600000, &timeout) < 0) {
-        reply("ERR usage: UDP <ip> <port> <count> <len 4..1472> <timeout_ms>");
+        reply("ERR usage: UDP <ip> <port> <count> <len 4..%d> <timeout_ms>",
+              AGENT_UDP_MAX);
         return;
     }
     sin.sin_family = AF_INET;
@@ -535,6 +584,8 @@ static bool handle_line(char *line)
         cmd_mac(argc, argv);
     } else if (strcmp(argv[0], "TX") == 0) {
         cmd_tx(argc, argv);
+    } else if (strcmp(argv[0], "TXL") == 0) {
+        cmd_txl(argc, argv);
     } else if (strcmp(argv[0], "RXSTART") == 0) {
         cmd_rxstart(argc, argv);
     } else if (strcmp(argv[0], "RXSTAT") == 0) {
@@ -545,6 +596,8 @@ static bool handle_line(char *line)
         cmd_udp(argc, argv);
     } else if (strcmp(argv[0], "TCPTX") == 0) {
         cmd_tcptx(argc, argv);
+    } else if (strcmp(argv[0], "TCPRX") == 0) {
+        cmd_tcprx(argc, argv);
     } else if (strcmp(argv[0], "QUIT") == 0) {
         reply("OK bye");
         return false;

@@ -68,13 +68,23 @@ def _test_args(p):
 
 
 def _run_args(p):
+    from . import runmatrix
     p.add_argument("--device", choices=["e1000e-pp", "e1000e"],
                    default="e1000e-pp",
                    help="device model under test (default: e1000e-pp)")
     p.add_argument("--report", metavar="DIR", type=argtypes.output_dir,
                    help="report directory (default: build/reports/<UTC "
                    "stamp>)")
-    _select_arg(p)
+    p.add_argument("-k", metavar="TEXT", type=argtypes.nonempty,
+                   help="only the cells whose name contains TEXT "
+                   "(ignoring case), the rule -k follows in every command")
+    runmatrix.add_run_arguments(p)
+    p.set_defaults(before_setup=runmatrix.before_setup)
+
+
+def _merge_args(p):
+    from . import runmatrix
+    runmatrix.add_merge_arguments(p)
 
 
 def _bench_args(p):
@@ -104,8 +114,13 @@ def _do_test(args):
 
 
 def _do_run(args):
-    from . import testrun
-    return testrun.run_matrix(args.device, args.report, args.k)
+    from . import runmatrix
+    return runmatrix.run_command(args)
+
+
+def _do_merge(args):
+    from . import runmatrix
+    return runmatrix.merge(args)
 
 
 def _do_bench(args):
@@ -159,6 +174,8 @@ COMMANDS = [
             _do_test, SETUP_ALL),
     Command("run", "the main job: set up, run the driver regression "
             "matrix, write a report", _run_args, _do_run, SETUP_ALL),
+    Command("merge", "combine the reports of run --shard I/N into one",
+            _merge_args, _do_merge, None),
     Command("bench", "Rx and Tx benchmarks: e1000e-pp against stock "
             "e1000e in the same run, and the core against a memcpy + CRC "
             "floor (numbers only)", _bench_args, _do_bench, SETUP_NO_GUEST),
@@ -216,7 +233,11 @@ def dispatch(argv):
     debug = args.debug
     if debug:
         os.environ["E1000EPP_DEBUG"] = "1"
-    if args.setup and not args.no_setup:
+    # A command may check its arguments before the (long) setup, and say
+    # that this invocation needs none (run --list).
+    before = getattr(args, "before_setup", None)
+    needs_setup = before(args) if before else True
+    if args.setup and not args.no_setup and needs_setup:
         from . import setup
         setup.run_setup(args.jobs, skip_guest=args.setup == SETUP_NO_GUEST)
     return args.run(args), debug

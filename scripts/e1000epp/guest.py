@@ -434,8 +434,14 @@ def _build_agent(repo_root, out_dir, log):
 
 
 def build_guest(repo_root, out_dir, log=print, kernel=None, modules_dir=None,
-                force=False):
-    """Build (or reuse) the guest image; return the manifest dict."""
+                force=False, kernel_package=None, module_tree=None,
+                cache_dir=None):
+    """Build (or reuse) the guest image; return the manifest dict.
+    kernel_package: Debian's linux-image-* to use (default: what
+    linux-image-amd64 depends on); module_tree: the kernel's own module
+    tree when modules_dir only holds overrides (default: modules_dir if
+    it has a modules.dep); cache_dir: where .debs are downloaded and
+    unpacked (default out_dir)."""
     repo_root = Path(repo_root).resolve()
     out_dir = Path(out_dir).resolve()
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -450,8 +456,9 @@ def build_guest(repo_root, out_dir, log=print, kernel=None, modules_dir=None,
                                   " exist")
 
     log("guest: resolving packages")
-    pkgs = Packages(out_dir, log)
-    kernel_pkg = None if kernel else resolve_kernel_package()
+    pkgs = Packages(Path(cache_dir).resolve() if cache_dir else out_dir, log)
+    kernel_pkg = None if kernel else \
+        (kernel_package or resolve_kernel_package())
     wanted = list(BASE_PACKAGES) + ([kernel_pkg] if kernel_pkg else [])
     manifest_path = out_dir / "manifest.json"
     try:
@@ -492,6 +499,8 @@ def build_guest(repo_root, out_dir, log=print, kernel=None, modules_dir=None,
                                      if p.is_file())
                         if modules_dir else None),
     }
+    if module_tree:
+        inputs["module_tree"] = str(Path(module_tree).resolve())
     inputs_key = hashlib.sha256(json.dumps(inputs, sort_keys=True)
                                 .encode()).hexdigest()
     vmlinuz = out_dir / "vmlinuz"
@@ -509,8 +518,9 @@ def build_guest(repo_root, out_dir, log=print, kernel=None, modules_dir=None,
     if kernel:
         release = _bzimage_release(kernel) or "unknown"
         tree = None
-        if modules_dir and (modules_dir / "modules.dep").exists():
-            tree = modules_dir
+        base = Path(module_tree).resolve() if module_tree else modules_dir
+        if base and (base / "modules.dep").exists():
+            tree = base
         kernel_file = kernel
     else:
         release = kernel_pkg[len("linux-image-"):]

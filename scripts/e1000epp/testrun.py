@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """`test` and `run`: the test suites, their counts, the summary table."""
 
-import datetime
 import glob
 import json
 import os
@@ -399,50 +398,3 @@ def run_suites(names, k=None):
         failed = max(failed, 1)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
-
-
-# -- run: the regression matrix ----------------------------------------------
-
-def utc_stamp():
-    return datetime.datetime.now(datetime.timezone.utc).strftime(
-        "%Y%m%dT%H%M%SZ")
-
-
-def run_matrix(device, report_dir=None, k=None):
-    if not functional_test_files():
-        raise StepError("nothing to run",
-                        "tests/functional has no test files yet (the "
-                        "driver regression scenarios)",
-                        "add the functional scenarios, or run "
-                        "./e1000e-pp test for the other suites")
-    started = utc_stamp()
-    report = os.path.abspath(report_dir or os.path.join(paths.REPORTS_DIR,
-                                                        started))
-    os.makedirs(report, exist_ok=True)
-    junit = os.path.join(report, "junit.xml")
-    print("[run] device %s, report %s" % (device, report), flush=True)
-    res, cases = run_pytest(junit, k, {"E1000EPP_DEVICE": device,
-                                       "E1000EPP_REPORT_DIR": report},
-                            name="regression")
-    if res.total() == 0:
-        res.fail("no test matches -k %s" % k if k else "ran no test")
-    rows = [[n, o, "%.1f" % s, m[:70]] for n, o, s, m in cases]
-    lines = ["e1000e-pp regression run",
-             "device:  %s" % device,
-             "started: %s (UTC)" % started,
-             "",
-             table(["test", "result", "seconds", "message"], rows)
-             if rows else "(no test cases reported)",
-             ""]
-    if res.note:
-        lines.append("note: %s" % res.note)
-    lines.append("%d passed, %d failed, %d skipped in %s" % (
-        res.passed, res.failed, res.skipped, fmt_secs(res.seconds)))
-    text = "\n".join(lines) + "\n"
-    with open(os.path.join(report, "summary.txt"), "w") as f:
-        f.write(text)
-    print()
-    print(text, end="")
-    print("report: %s" % report)
-    print("%d passed, %d failed" % (res.passed, res.failed))
-    return 1 if res.failed else 0

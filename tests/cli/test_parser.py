@@ -34,10 +34,12 @@ def test_setup_decided_per_command(command, setup):
 
 def test_every_command_is_in_the_table():
     names = [c.name for c in cli.COMMANDS]
-    assert names == ["setup", "qemu", "test", "run", "bench", "report",
-                     "race"]
+    assert names == ["setup", "qemu", "test", "run", "merge", "bench",
+                     "report", "race"]
     for c in cli.COMMANDS:
-        if c.name != "qemu":
+        if c.name == "merge":
+            assert parse(c.name, "--report", "out", "shard1").run is c.run
+        elif c.name != "qemu":
             assert parse(c.name).run is c.run
 
 
@@ -70,6 +72,8 @@ def recorder(monkeypatch):
     (["run", "--device", "e1000e"], [("setup", None, False),
                                      ("run", "run")]),
     (["run", "--no-setup"], [("run", "run")]),
+    # Listing the matrix needs nothing built.
+    (["run", "--list"], [("run", "run")]),
     (["bench", "--only", "rx"], [("setup", None, True), ("run", "bench")]),
     (["report", "--no-setup"], [("run", "report")]),
     (["report", "-j", "4"], [("setup", 4, True), ("run", "report")]),

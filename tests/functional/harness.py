@@ -7,7 +7,10 @@ One Vm is one QEMU process booting the test guest (build/guest) with:
     unix socket leads to the host-side peer (tools/peer), started first;
   - the console (ttyS0) in <report>/console.log;
   - the in-guest agent on ttyS1, a unix-socket chardev (Agent below);
-  - QMP on a unix socket (Qmp below), every exchange in <report>/qmp.log.
+  - QMP through QEMU's own Python packages (python/qemu of the fetched
+    source tree: QEMUMachine starts the process and holds the QMP
+    connection, as QEMU's tests/functional do); Qmp below logs every
+    exchange in <report>/qmp.log.
 
 Everything waits on conditions with explicit deadlines and raises
 HarnessError with the evidence (console tail, last counters) on expiry.
@@ -98,7 +101,8 @@ def peer_binary(p):
     proc = subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror",
                            "-I", str(REPO / "guest" / "agent"), "-o",
                            str(out)] +
-                          [str(s) for s in sources if s.suffix == ".c"],
+                          [str(s) for s in sources if s.suffix == ".c"] +
+                          ["-lpcap"],
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True)
     if proc.returncode != 0:
@@ -201,60 +205,53 @@ class Peer:
         return self.final
 
 
-# --- QMP ------------------------------------------------------------------------
+# --- QEMU and QMP (QEMU's python/qemu) -------------------------------------
+
+def qemu_python():
+    """QEMU's python/ directory in the fetched source tree (build/src),
+    put on sys.path so that `qemu.machine` and `qemu.qmp` import."""
+    if _paths is not None:
+        src = _paths.qemu_src()
+    else:
+        found = sorted((REPO / "build" / "src").glob("qemu-10.0.*"))
+        src = str(found[-1]) if found else None
+    if not src or not (Path(src) / "python" / "qemu" / "machine").is_dir():
+        raise HarnessError("QEMU's python/qemu is missing (build/src/"
+                           "qemu-10.0.*/python): run ./e1000e-pp setup")
+    path = str(Path(src) / "python")
+    if path not in sys.path:
+        sys.path.insert(0, path)
+    return path
+
 
 class Qmp:
-    """A minimal QMP client: greeting, qmp_capabilities, execute."""
+    """QMP of a QEMUMachine: execute() returns the command's return value
+    or raises HarnessError; every exchange goes to log_path."""
 
-    def __init__(self, path, log_path, timeout=30):
+    def __init__(self, machine, log_path):
+        self.machine = machine
         self.log = open(log_path, "w")
-        self.events = []
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                self.sock.connect(str(path))
-                break
-            except OSError as e:
-                if time.monotonic() >= deadline:
-                    raise HarnessError(f"cannot connect to QMP at {path}: {e}")
-                time.sleep(0.05)
-        self.sock.settimeout(timeout)
-        self.file = self.sock.makefile("rwb", buffering=0)
-        greeting = self._recv()
-        if "QMP" not in greeting:
-            raise HarnessError(f"unexpected QMP greeting: {greeting}")
-        self.execute("qmp_capabilities")
-
-    def _recv(self):
-        line = self.file.readline()
-        if not line:
-            raise HarnessError("QMP connection closed")
-        self.log.write(f"{time.time():.3f} < {line.decode().rstrip()}\n")
-        self.log.flush()
-        return json.loads(line)
 
     def execute(self, cmd, **args):
-        msg = {"execute": cmd}
-        if args:
-            msg["arguments"] = args
-        text = json.dumps(msg)
-        self.log.write(f"{time.time():.3f} > {text}\n")
-        self.file.write(text.encode() + b"\n")
-        while True:
-            reply = self._recv()
-            if "event" in reply:
-                self.events.append(reply)
-                continue
-            if "error" in reply:
-                raise HarnessError(f"QMP {cmd} failed: {reply['error']}")
-            return reply.get("return")
+        from qemu.qmp import QMPError
+        msg = json.dumps({"execute": cmd, "arguments": args})
+        self.log.write(f"{time.time():.3f} > {msg}\n")
+        try:
+            ret = self.machine.cmd(cmd, **args)
+        except QMPError as e:
+            self.log.write(f"{time.time():.3f} < error {e}\n")
+            self.log.flush()
+            raise HarnessError(f"QMP {cmd} failed: {e}")
+        self.log.write(f"{time.time():.3f} < {json.dumps(ret)}\n")
+        self.log.flush()
+        return ret
+
+    @property
+    def events(self):
+        return self.machine.get_qmp_events()
 
     def close(self):
-        try:
-            self.sock.close()
-        finally:
-            self.log.close()
+        self.log.close()
 
 
 # --- in-guest agent ---------------------------------------------------------------
@@ -302,8 +299,17 @@ class Agent:
 
     def request(self, line, timeout=60):
         """Send one request; return (data lines, terminator words)."""
+        self.send(line)
+        return self.collect(line, timeout)
+
+    def send(self, line):
+        """Send a request without waiting (collect() reads its answer):
+        for verbs that wait for something the host does next."""
         self.log.write(f"{time.time():.3f} > {line}\n")
         self.sock.sendall(line.encode() + b"\n")
+
+    def collect(self, line, timeout=60):
+        """The answer to the request `line` sent with send()."""
         deadline = time.monotonic() + timeout
         data = []
         while True:
@@ -368,8 +374,16 @@ class Agent:
 # --- the VM ----------------------------------------------------------------------
 
 class Vm:
+    """device_args: extra QEMU arguments placed before the NIC (e.g. an
+    IOMMU, which must exist before the devices it translates for);
+    guest_dir: the image to boot (default build/guest). The NIC has
+    id=nic0 (QMP qom-get of its counters)."""
+
+    NIC_ID = "nic0"
+
     def __init__(self, device, report_dir, append="", netdev_id="n0",
-                 mac=GUEST_MAC, extra_args=(), boot_timeout=120, ipv6=False):
+                 mac=GUEST_MAC, extra_args=(), boot_timeout=120, ipv6=False,
+                 device_args=(), guest_dir=None):
         self.device = device
         self.report_dir = Path(report_dir)
         self.report_dir.mkdir(parents=True, exist_ok=True)
@@ -377,12 +391,15 @@ class Vm:
         self.mac = mac
         self.append = append
         self.extra_args = list(extra_args)
+        self.device_args = list(device_args)
         self.boot_timeout = boot_timeout
         self.ipv6 = ipv6
         self.paths = repo_paths()
+        self.guest_dir = Path(guest_dir) if guest_dir else \
+            self.paths["GUEST_DIR"]
         self.sockdir = Path(tempfile.mkdtemp(prefix="e1000epp-"))
         self.console = self.report_dir / "console.log"
-        self.proc = None
+        self.machine = None
         self.peer = self.qmp = self.agent = None
         self.t_start = None
         self.t_ready = None
@@ -396,20 +413,19 @@ class Vm:
         cmdline = ("console=ttyS0 panic=-1 no_timer_check " +
                    ("" if self.ipv6 else "ipv6.disable=1 ") +
                    self.append).strip()
-        return [str(p["QEMU_BIN"])] + p["firmware_args"] + [
-            "-M", "q35", "-m", "512", "-nodefaults", "-display", "none",
-            "-no-reboot",
-            "-kernel", str(p["GUEST_DIR"] / "vmlinuz"),
-            "-initrd", str(p["GUEST_DIR"] / "initrd.img"),
+        return p["firmware_args"] + [
+            "-M", "q35", "-m", "512", "-nodefaults", "-no-reboot",
+            "-kernel", str(self.guest_dir / "vmlinuz"),
+            "-initrd", str(self.guest_dir / "initrd.img"),
             "-append", cmdline,
             "-chardev", f"file,id=con,path={self.console}",
             "-serial", "chardev:con",
             "-chardev", f"socket,id=agent,path={self.sockdir}/agent.sock,"
                         "server=on,wait=off",
             "-serial", "chardev:agent",
-            "-qmp", f"unix:{self.sockdir}/qmp.sock,server=on,wait=off",
-            "-device", f"{self.device},netdev={self.netdev_id},"
-                       f"mac={self.mac},romfile=",
+        ] + self.device_args + [
+            "-device", f"{self.device},id={self.NIC_ID},"
+                       f"netdev={self.netdev_id},mac={self.mac},romfile=",
             "-netdev", f"stream,id={self.netdev_id},server=off,"
                        f"addr.type=unix,addr.path={self.sockdir}/net.sock",
         ] + self.extra_args
@@ -428,15 +444,23 @@ class Vm:
         for f in ("peer.pcap", "console.log"):
             (self.report_dir / f).unlink(missing_ok=True)
         self.peer = Peer(peer_bin, self.sockdir / "net.sock", self.report_dir)
-        argv = self.argv()
-        (self.report_dir / "qemu.cmdline").write_text(
-            " ".join(argv) + "\n")
-        self.qemu_log = open(self.report_dir / "qemu.log", "w")
+        qemu_python()
+        from qemu.machine import QEMUMachine
+        self.machine = QEMUMachine(str(self.paths["QEMU_BIN"]),
+                                   args=self.argv(), name="qemu",
+                                   base_temp_dir=str(self.sockdir),
+                                   log_dir=str(self.report_dir))
         self.t_start = time.monotonic()
-        self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
-                                     stdout=self.qemu_log,
-                                     stderr=subprocess.STDOUT)
-        self.qmp = Qmp(self.sockdir / "qmp.sock", self.report_dir / "qmp.log")
+        try:
+            self.machine.launch()
+        except Exception as e:          # VMLaunchFailure: QEMU's output
+            raise HarnessError(f"QEMU did not start: {e}")
+        # The exact command line, QEMUMachine's own arguments included.
+        cmdline = Path(f"/proc/{self.machine.get_pid()}/cmdline") \
+            .read_bytes().rstrip(b"\0").split(b"\0")
+        (self.report_dir / "qemu.cmdline").write_text(
+            " ".join(a.decode() for a in cmdline) + "\n")
+        self.qmp = Qmp(self.machine, self.report_dir / "qmp.log")
         wait_until("the NIC's netdev to connect to the peer",
                    lambda: self.peer.connected() or self._exited(), 30,
                    evidence=self._qemu_log_tail)
@@ -453,7 +477,7 @@ class Vm:
         return self
 
     def _exited(self):
-        return self.proc.poll() is not None
+        return not self.machine.is_running()
 
     def _qemu_log_tail(self):
         try:
@@ -464,7 +488,7 @@ class Vm:
 
     def _check_running(self):
         if self._exited():
-            raise HarnessError(f"QEMU exited with {self.proc.returncode}\n"
+            raise HarnessError(f"QEMU exited with {self.machine.exitcode()}\n"
                                f"{self._qemu_log_tail()}\n"
                                f"{self.console_tail()}")
 
@@ -480,20 +504,17 @@ class Vm:
             except (HarnessError, OSError):
                 pass
             self.agent.close()
-        if self.proc:
+        if self.machine:
+            # The agent's QUIT powers the guest off; else QMP quit, else
+            # SIGKILL (QEMUMachine.shutdown does both in that order).
             try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                try:
-                    self.qmp.execute("quit")
-                except (HarnessError, OSError):
-                    pass
-                try:
-                    self.proc.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    self.proc.kill()
-                    self.proc.wait()
-            self.qemu_log.close()
+                self.machine.wait(timeout=30)
+            except Exception:
+                pass
+            try:
+                self.machine.shutdown(timeout=10)
+            except Exception:
+                self.machine.kill()
         if self.qmp:
             self.qmp.close()
         if self.peer:

@@ -105,9 +105,11 @@ def test_guest_to_peer_pattern_frames_arrive_exact(vm, link):
     after = settle(peer.stats,
                    lambda s: s["rx"]["good"] + s["rx"]["bad"] +
                    s["rx"]["dup"] >= COUNT, TRAFFIC_TIMEOUT)
-    assert after["rx"] == {"good": COUNT, "bad": 0, "missing": 0, "dup": 0,
-                           "reorder": 0, "stale": 0, "other": 0,
+    assert after["rx"] == {"good": COUNT, "bad": 0, "trunc": 0,
+                           "corrupt": 0, "fcs_bad": 0, "missing": 0,
+                           "dup": 0, "reorder": 0, "stale": 0, "other": 0,
                            "bytes": expected_bytes()}
+    assert after["fails"] == "-"
 
     # The guest's hardware counters agree with what the peer saw.
     guest_after, peer_after = counters_at_one_instant(vm)
@@ -140,9 +142,10 @@ def test_peer_to_guest_pattern_frames_arrive_exact(vm, link):
                  lambda c: c["good"] + c["bad"] + c["dup"] >= COUNT,
                  TRAFFIC_TIMEOUT, interval=0.25)
     got = vm.agent.kv("RXSTOP")
-    assert got == {"good": COUNT, "bad": 0, "missing": 0, "dup": 0,
-                   "reorder": 0, "stale": 0, "other": 0,
-                   "bytes": expected_bytes()}
+    assert got == {"good": COUNT, "bad": 0, "trunc": 0, "corrupt": 0,
+                   "fcs_bad": 0, "missing": 0, "dup": 0, "reorder": 0,
+                   "stale": 0, "other": 0, "bytes": expected_bytes(),
+                   "fails": "-"}
 
     guest_after, peer_after = counters_at_one_instant(vm)
     assert peer_after["tx_pending_bytes"] == 0

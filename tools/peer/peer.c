@@ -9,17 +9,33 @@
  * sends pattern frames (guest/agent/proto.h) to the guest and verifies the
  * guest's pattern frames byte for byte, and accepts a TCP stream whose every
  * segment it checks (tcpsink.c).  Every frame in either direction can
- * be written to a pcap file.
+ * be written to a pcap file (libpcap, at the moment it is queued or
+ * received).
  *
  * Control: one command per line on stdin, one JSON line per command on
  * stdout (events, such as the connection coming up, are JSON lines with an
  * "event" key):
  *
  *   TX <dstmac> <run> <count> <minlen> <maxlen>   queue pattern frames
- *   RX <run> <count> [<srcmac>]                   start an Rx session
- *   STATS                                         counters
+ *   TXL <dstmac> <run> <lens> <repeat> [<vid>]    pattern frames of explicit
+ *                                                 lengths (comma list, frame
+ *                                                 seq is lens[seq % n] long),
+ *                                                 802.1Q-tagged with <vid>
+ *   RX <run> <count> [<srcmac>] [fcs]             start an Rx session (a
+ *                                                 tagged pattern frame is
+ *                                                 checked without its tag;
+ *                                                 "fcs": frames end in their
+ *                                                 CRC-32, as the agent's
+ *                                                 rx-fcs sessions)
+ *   STATS                                         counters, with "fails":
+ *                                                 pp_fails_text()
+ *   PCAP <file>                                   capture into <file> from
+ *                                                 now on (closes the last)
  *   TCPSINK <port> <run> <mss> <logfile>          arm the TCP sink
  *   TCPSTAT                                       TCP sink counters
+ *   TCPSEND <dstmac> <ip> <port> <run> <bytes> <mss>
+ *                                                 TCP stream to the guest
+ *   TCPSENDSTAT                                   TCP source counters
  *   QUIT                                          final counters, exit
  *
  * SIGUSR1 prints the counters too; end of stdin or SIGTERM prints them and
@@ -39,6 +55,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <pcap/pcap.h>
+
 #include "peer.h"
 
 #define PEER_UNUSED    __attribute__((unused))
@@ -48,6 +66,8 @@
 #define IP_PROTO_ICMP       1
 #define IP_PROTO_UDP        17
 #define UDP_ECHO_PORT       7
+#define ETH_P_8021Q_TYPE    0x8100
+#define VLAN_HLEN           4
 
 /*
  * Peer-only counters (the Rx session's come from proto.h).  Names are the
@@ -57,7 +77,8 @@
     X(frames_in) X(bytes_in) X(frames_out) X(bytes_out) \
     X(arp_requests) X(arp_replies) X(icmp_echo_requests) \
     X(icmp_echo_replies) X(udp_echo_requests) X(udp_echo_replies) \
-    X(tx_pattern_frames) X(tx_pattern_bytes) X(malformed) X(connections)
+    X(tx_pattern_frames) X(tx_pattern_bytes) X(malformed) X(connections) \
+    X(vlan_in)
 
 struct peer_counters {
 #define PEER_FIELD(name) uint64_t name;
@@ -71,7 +92,8 @@ static struct {
     uint8_t ip6[16];
     int listen_fd;
     int fd;                     /* the netdev stream, -1 if none */
-    FILE *pcap;
+    pcap_t *pcap_handle;
+    pcap_dumper_t *pcap;
     uint8_t *out;               /* queued stream bytes, length-prefixed */
     size_t out_len, out_cap;
     uint8_t in[PEER_INBUF];
@@ -119,41 +141,45 @@ void peer_emit(const char *fmt, ...)
     fflush(stdout);
 }
 
-/* --- pcap (classic format, microsecond timestamps, LINKTYPE_ETHERNET) --- */
+/* --- pcap (libpcap, LINKTYPE_ETHERNET) ------------------------------- */
 
-static void pcap_open(const char *path)
+static void capture_close(void)
 {
-    struct {
-        uint32_t magic;
-        uint16_t major, minor;
-        int32_t thiszone;
-        uint32_t sigfigs, snaplen, linktype;
-    } hdr = { 0xa1b2c3d4, 2, 4, 0, 0, PEER_FRAME_MAX, 1 };
-
-    peer.pcap = fopen(path, "wb");
-    if (!peer.pcap) {
-        die("cannot write pcap %s: %s", path, strerror(errno));
+    if (peer.pcap) {
+        pcap_dump_close(peer.pcap);
+        pcap_close(peer.pcap_handle);
+        peer.pcap = NULL;
+        peer.pcap_handle = NULL;
     }
-    fwrite(&hdr, sizeof(hdr), 1, peer.pcap);
-    fflush(peer.pcap);
 }
 
-static void pcap_write(const uint8_t *frame, size_t len)
+static void capture_open(const char *path)
 {
-    struct timeval tv;
-    uint32_t rec[4];
+    capture_close();
+    peer.pcap_handle = pcap_open_dead(DLT_EN10MB, PEER_FRAME_MAX);
+    if (!peer.pcap_handle) {
+        die("pcap_open_dead failed");
+    }
+    peer.pcap = pcap_dump_open(peer.pcap_handle, path);
+    if (!peer.pcap) {
+        die("cannot write pcap %s: %s", path,
+            pcap_geterr(peer.pcap_handle));
+    }
+    pcap_dump_flush(peer.pcap);
+}
+
+static void capture_write(const uint8_t *frame, size_t len)
+{
+    struct pcap_pkthdr hdr;
 
     if (!peer.pcap) {
         return;
     }
-    gettimeofday(&tv, NULL);
-    rec[0] = tv.tv_sec;
-    rec[1] = tv.tv_usec;
-    rec[2] = len;
-    rec[3] = len;
-    fwrite(rec, sizeof(rec), 1, peer.pcap);
-    fwrite(frame, len, 1, peer.pcap);
-    fflush(peer.pcap);
+    gettimeofday(&hdr.ts, NULL);
+    hdr.caplen = len;
+    hdr.len = len;
+    pcap_dump((u_char *)peer.pcap, &hdr, frame);
+    pcap_dump_flush(peer.pcap);
 }
 
 /* --- sending ---------------------------------------------------------- */
@@ -177,7 +203,7 @@ void peer_queue_frame(const uint8_t *frame, size_t len)
     peer.out_len += 4 + len;
     peer.c.frames_out++;
     peer.c.bytes_out += len;
-    pcap_write(frame, len);
+    capture_write(frame, len);
 }
 
 static void flush_out(void)
@@ -297,7 +323,9 @@ static void handle_ipv4(const uint8_t *f, size_t len)
         return;
     }
     if (ip[9] == IP_PROTO_TCP && memcmp(ip + 16, &peer.ip, 4) == 0) {
-        tcpsink_ipv4(f, len);
+        if (!tcpsrc_ipv4(f, len)) {
+            tcpsink_ipv4(f, len);
+        }
         return;
     }
     ihl = (ip[0] & 0xf) * 4;
@@ -325,7 +353,7 @@ static void handle_frame(const uint8_t *f, size_t len)
 
     peer.c.frames_in++;
     peer.c.bytes_in += len;
-    pcap_write(f, len);
+    capture_write(f, len);
     if (len < PP_ETH_HLEN) {
         peer.c.malformed++;
         return;
@@ -334,7 +362,18 @@ static void handle_frame(const uint8_t *f, size_t len)
         pp_format_mac(f + PP_ETH_ALEN, peer.guest_mac);
     }
     type = pp_get16(f + 12);
-    if (type == PP_ETHERTYPE) {
+    if (type == ETH_P_8021Q_TYPE && len >= PP_ETH_HLEN + VLAN_HLEN &&
+        pp_get16(f + 16) == PP_ETHERTYPE) {
+        static uint8_t untagged[PEER_FRAME_MAX];
+
+        /* A tagged pattern frame is checked as the untagged one. */
+        peer.c.vlan_in++;
+        memcpy(untagged, f, 12);
+        memcpy(untagged + 12, f + 16, len - 16);
+        if (peer.rx.active) {
+            pp_rx_account(&peer.rx, untagged, len - VLAN_HLEN);
+        }
+    } else if (type == PP_ETHERTYPE) {
         if (peer.rx.active) {
             pp_rx_account(&peer.rx, f, len);
         }
@@ -421,15 +460,16 @@ static void set_buffers(int fd)
 static void print_stats(const char *prefix)
 {
     struct pp_counters c = pp_rx_counters(&peer.rx);
-    char rx[512];
+    char rx[512], fails[1024];
 
     pp_counters_json(&c, rx, sizeof(rx));
+    pp_fails_text(&peer.rx, fails, sizeof(fails));
     printf("{%s\"connected\": %s, \"guest_mac\": \"%s\", "
            "\"rx_active\": %s, \"rx_run\": %u, \"rx_count\": %u, "
-           "\"rx\": %s, \"tx_pending_bytes\": %zu",
+           "\"rx\": %s, \"fails\": \"%s\", \"tx_pending_bytes\": %zu",
            prefix, peer.fd >= 0 ? "true" : "false", peer.guest_mac,
            peer.rx.active ? "true" : "false", peer.rx.run, peer.rx.count,
-           rx, peer.out_len);
+           rx, fails, peer.out_len);
 #define PEER_JSON(name) \
     printf(", \"%s\": %llu", #name, (unsigned long long)peer.c.name);
     PEER_COUNTERS(PEER_JSON)
@@ -474,17 +514,61 @@ static void cmd_tx(int argc, char **argv)
               (unsigned long long)bytes);
 }
 
+static void cmd_txl(int argc, char **argv)
+{
+    static uint8_t frame[PP_MAX_LEN + VLAN_HLEN];
+    uint32_t lens[PP_LENS_MAX];
+    uint8_t dst[PP_ETH_ALEN];
+    uint32_t run, repeat, vid = 0, seq, count;
+    uint64_t bytes = 0;
+    int n = argc == 5 || argc == 6 ? pp_parse_lens(argv[3], lens) : -1;
+
+    if (n < 0 || pp_parse_mac(argv[1], dst) < 0 ||
+        pp_parse_u32(argv[2], UINT32_MAX, &run) < 0 ||
+        pp_parse_u32(argv[4], PP_MAX_COUNT / PP_LENS_MAX, &repeat) < 0 ||
+        (argc == 6 && (pp_parse_u32(argv[5], 4094, &vid) < 0 || !vid))) {
+        peer_emit("{\"ok\": false, \"error\": \"usage: TXL <dstmac> <run> "
+                  "<len,len,...> <repeat> [<vid 1..4094>]\"}");
+        return;
+    }
+    count = n * repeat;
+    for (seq = 0; seq < count; seq++) {
+        uint32_t len = lens[seq % n];
+
+        pp_build(frame, dst, peer.mac, run, seq, len);
+        if (vid) {
+            /* IEEE 802.1Q: TPID 0x8100 and the tag after the MACs. */
+            memmove(frame + 16, frame + 12, len - 12);
+            pp_put16(frame + 12, ETH_P_8021Q_TYPE);
+            pp_put16(frame + 14, vid);
+            peer_queue_frame(frame, len + VLAN_HLEN);
+        } else {
+            peer_queue_frame(frame, len);
+        }
+        bytes += len;
+    }
+    peer.c.tx_pattern_frames += count;
+    peer.c.tx_pattern_bytes += bytes;
+    flush_out();
+    peer_emit("{\"ok\": true, \"queued\": %u, \"bytes\": %llu}", count,
+              (unsigned long long)bytes);
+}
+
 static void cmd_rx(int argc, char **argv)
 {
     uint8_t src[PP_ETH_ALEN];
     uint32_t run, count;
+    bool fcs = argc > 3 && strcmp(argv[argc - 1], "fcs") == 0;
 
+    if (fcs) {
+        argc--;
+    }
     if ((argc != 3 && argc != 4) ||
         pp_parse_u32(argv[1], UINT32_MAX, &run) < 0 ||
         pp_parse_u32(argv[2], PP_MAX_COUNT, &count) < 0 ||
         (argc == 4 && pp_parse_mac(argv[3], src) < 0)) {
         peer_emit("{\"ok\": false, \"error\": \"usage: RX <run> <count> "
-                  "[<srcmac>]\"}");
+                  "[<srcmac>] [fcs]\"}");
         return;
     }
     if (pp_rx_start(&peer.rx, run, count, peer.mac,
@@ -492,6 +576,7 @@ static void cmd_rx(int argc, char **argv)
         peer_emit("{\"ok\": false, \"error\": \"out of memory\"}");
         return;
     }
+    peer.rx.fcs = fcs;
     peer_emit("{\"ok\": true, \"run\": %u, \"count\": %u}", run, count);
 }
 
@@ -511,14 +596,23 @@ static bool handle_command(char *line)
     }
     if (strcmp(argv[0], "TX") == 0) {
         cmd_tx(argc, argv);
+    } else if (strcmp(argv[0], "TXL") == 0) {
+        cmd_txl(argc, argv);
     } else if (strcmp(argv[0], "RX") == 0) {
         cmd_rx(argc, argv);
+    } else if (strcmp(argv[0], "PCAP") == 0 && argc == 2) {
+        capture_open(argv[1]);
+        peer_emit("{\"ok\": true, \"pcap\": \"%s\"}", argv[1]);
     } else if (strcmp(argv[0], "STATS") == 0) {
         print_stats("\"ok\": true, ");
     } else if (strcmp(argv[0], "TCPSINK") == 0) {
         tcpsink_command(argc, argv);
     } else if (strcmp(argv[0], "TCPSTAT") == 0) {
         tcpsink_stat();
+    } else if (strcmp(argv[0], "TCPSEND") == 0) {
+        tcpsrc_command(argc, argv);
+    } else if (strcmp(argv[0], "TCPSENDSTAT") == 0) {
+        tcpsrc_stat();
     } else if (strcmp(argv[0], "QUIT") == 0) {
         return false;
     } else {
@@ -585,7 +679,7 @@ int main(int argc, char **argv)
             ip6 = optarg;
             break;
         case 'p':
-            pcap_open(optarg);
+            capture_open(optarg);
             break;
         case 'h':
             usage(stdout);
@@ -661,8 +755,13 @@ int main(int argc, char **argv)
         if (n == 0) {
             break;      /* stdin closed and the connection gone */
         }
-        if (poll(pfd, n, -1) < 0) {
+        /* The TCP source retransmits on a timer. */
+        if (poll(pfd, n, tcpsrc_active() ? 100 : -1) < 0) {
             continue;
+        }
+        tcpsrc_tick();
+        if (peer.out_len) {
+            flush_out();
         }
         if (i_listen >= 0 && (pfd[i_listen].revents & POLLIN)) {
             peer.fd = accept(peer.listen_fd, NULL, NULL);
@@ -710,9 +809,7 @@ int main(int argc, char **argv)
         }
     }
     print_stats("\"event\": \"exit\", ");
-    if (peer.pcap) {
-        fclose(peer.pcap);
-    }
+    capture_close();
     if (listen_path) {
         unlink(listen_path);
     }

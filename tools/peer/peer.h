@@ -43,4 +43,16 @@ void tcpsink_stat(void);
 bool tcpsink_ipv4(const uint8_t *f, size_t len);
 bool tcpsink_ipv6(const uint8_t *f, size_t len);
 
+/*
+ * TCP source: one connection from the peer to a port of the guest, the
+ * stream pp_stream_byte() (see tcpsrc.c).
+ *   TCPSEND <dstmac> <ipv4> <port> <run> <bytes> <mss>
+ *   TCPSENDSTAT
+ */
+void tcpsrc_command(int argc, char **argv);
+void tcpsrc_stat(void);
+bool tcpsrc_ipv4(const uint8_t *f, size_t len);
+bool tcpsrc_active(void);
+void tcpsrc_tick(void);
+
 #endif /* E1000EPP_PEER_H */

@@ -50,6 +50,8 @@
 #define SINK_WINDOW     0xffff      /* << SINK_WSCALE: 8 MiB */
 #define SINK_ISS        0x10000000u
 #define SINK_TTL        64
+/* Largest MSS: the largest frame less Ethernet, IPv4 and TCP headers. */
+#define SINK_MAX_MSS    (PP_MAX_LEN - 14 - 20 - 20)
 
 /* Counters: JSON keys of TCPSTAT, in report order. */
 #define SINK_COUNTERS(X) \
@@ -545,9 +547,9 @@ void tcpsink_command(int argc, char **argv)
 
     if (argc != 5 || pp_parse_u32(argv[1], 65535, &port) < 0 || port == 0 ||
         pp_parse_u32(argv[2], UINT32_MAX, &run) < 0 ||
-        pp_parse_u32(argv[3], 9000, &mss) < 0 || mss < 64) {
+        pp_parse_u32(argv[3], SINK_MAX_MSS, &mss) < 0 || mss < 64) {
         peer_emit("{\"ok\": false, \"error\": \"usage: TCPSINK <port> <run> "
-                  "<mss 64..9000> <logfile>\"}");
+                  "<mss 64..%d> <logfile>\"}", SINK_MAX_MSS);
         return;
     }
     if (sink.log) {

@@ -1,0 +1,198 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`run` and `merge`: the driver regression matrix from the command line.
+
+    ./e1000e-pp run [--matrix default|reduced] [--only PATTERNS]
+                    [--shard I/N] [--baseline DIR] [--list]
+                    [--device e1000e-pp|e1000e] [--report DIR]
+    ./e1000e-pp merge --report OUT SHARD_DIR...
+"""
+
+import os
+import sys
+import time
+
+from . import matrix, paths
+from .progress import StepError
+
+
+def add_run_arguments(p):
+    p.add_argument("--matrix", choices=sorted(matrix.MATRICES),
+                   default="default",
+                   help="which matrix (default: default; `reduced` is the "
+                   "one ./e1000e-pp test runs)")
+    p.add_argument("--only", metavar="PATTERNS",
+                   help="comma-separated cell name globs or regular "
+                   "expressions, e.g. 'mtu9*-keep-*' or '^mtu1500-'")
+    p.add_argument("--shard", metavar="I/N",
+                   help="run slice I of N (deterministic, by cell name)")
+    p.add_argument("--baseline", metavar="DIR",
+                   help="an earlier report: list the cells whose result "
+                   "changed")
+    p.add_argument("--list", action="store_true",
+                   help="print the selected cells and their boots, run "
+                   "nothing")
+    from . import userkernel
+    userkernel.add_arguments(p)
+
+
+def before_setup(args):
+    """Check the options before setup (bad input fails in a second);
+    returns whether this invocation needs setup (--list does not)."""
+    from . import userkernel
+    if args.list:
+        return False
+    select_cells(args)
+    _check_baseline(args.baseline)
+    if userkernel.wanted(args):
+        userkernel.validate(args)
+    return True
+
+
+def run_command(args):
+    """`run` after setup: build the user's guest image if asked, run."""
+    from . import userkernel
+    if args.list:
+        return run(args)
+    if userkernel.wanted(args):
+        guest_dir, desc = userkernel.prepare(
+            args, log=lambda line: print(f"[guest] {line}", flush=True))
+        return run(args, guest_dir, desc)
+    return run(args)
+
+
+def add_merge_arguments(p):
+    p.add_argument("--report", metavar="DIR", required=True,
+                   help="where the merged report goes")
+    p.add_argument("--baseline", metavar="DIR",
+                   help="an earlier report to compare the merged one to")
+    p.add_argument("shards", nargs="+", metavar="SHARD_DIR",
+                   help="reports written by run --shard I/N")
+
+
+def _error(e):
+    what, hint = e.args[0], (e.args[1] if len(e.args) > 1 else "")
+    return StepError(what, "bad matrix option", hint or "see --help")
+
+
+def select_cells(args):
+    try:
+        cells = matrix.MATRICES[args.matrix]()
+        cells = matrix.select(cells, args.only)
+        if getattr(args, "k", None):
+            cells = [c for c in cells if args.k.lower() in c.name.lower()]
+            if not cells:
+                raise matrix.MatrixError(f"-k {args.k!r} matches no cell "
+                                         "of this selection",
+                                         "list the cells with --list")
+        shard = None
+        if args.shard:
+            i, n = matrix.parse_shard(args.shard)
+            cells = matrix.shard(cells, i, n)
+            shard = f"{i}/{n}"
+    except matrix.MatrixError as e:
+        raise _error(e)
+    return cells, shard
+
+
+def _check_baseline(path):
+    if path:
+        try:
+            matrix.load_results(path)
+        except matrix.MatrixError as e:
+            raise _error(e)
+
+
+def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
+    cells, shard = select_cells(args)
+    _check_baseline(args.baseline)
+    groups = matrix.plan(cells)
+    if args.list:
+        for key, group in groups:
+            print(f"boot {key}: {len(group)} cells")
+            for c in group:
+                print(f"  {c.name}")
+        print(f"{len(cells)} cells, {len(groups)} boots")
+        return 0
+    from . import matrix_exec
+    harness = matrix_exec.harness
+    guest_dir = guest_dir or paths.GUEST_DIR
+    for f in ("vmlinuz", "initrd.img"):
+        if not os.path.exists(os.path.join(guest_dir, f)):
+            raise StepError("no guest image",
+                            f"{os.path.join(guest_dir, f)} is missing",
+                            "run ./e1000e-pp setup (or drop --no-setup)")
+    if not os.access(paths.QEMU_BIN, os.X_OK):
+        raise StepError("the emulator is not built",
+                        f"{paths.QEMU_BIN} is missing",
+                        "run ./e1000e-pp setup (or drop --no-setup)")
+    try:
+        peer_bin = harness.peer_binary(harness.repo_paths())
+    except harness.HarnessError as e:
+        raise StepError("cannot build the traffic peer", str(e),
+                        "install libpcap-dev (./e1000e-pp setup does)")
+
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    report = os.path.abspath(args.report or
+                             os.path.join(paths.REPORTS_DIR, stamp))
+    os.makedirs(report, exist_ok=True)
+    meta = {"stamp": stamp, "device": args.device, "matrix": args.matrix,
+            "only": args.only or "", "shard": shard or "",
+            "guest": guest_desc, "cells": len(cells),
+            "boots_planned": len(groups)}
+    print(f"[run] {len(cells)} cells ({args.matrix} matrix"
+          f"{', --only ' + args.only if args.only else ''}"
+          f"{', shard ' + shard if shard else ''}) in {len(groups)} boots "
+          f"on {args.device}; guest {guest_desc}", flush=True)
+    print(f"[run] report {report}", flush=True)
+
+    t0 = time.monotonic()
+    times = []
+    done = [0]
+
+    def on_result(r):
+        done[0] += 1
+        times.append(r["seconds"])
+        print(matrix.progress_line(done[0], len(cells),
+                                   time.monotonic() - t0, times, r),
+              flush=True)
+
+    def on_boot(text):
+        print(f"      {text}", flush=True)
+
+    results, boots = matrix_exec.run_cells(
+        cells, args.device, report, peer_bin, guest_dir=guest_dir,
+        on_result=on_result, on_boot=on_boot)
+    wall = time.monotonic() - t0
+    per = sorted(times)
+    meta.update({"boots": boots, "wall_seconds": round(wall, 1),
+                 "median_cell_seconds":
+                 per[len(per) // 2] if per else 0})
+    text, _ = matrix.write_report(report, meta, results, args.baseline)
+    print()
+    print(text)
+    print(f"boots {boots}, median {meta['median_cell_seconds']:.1f}s per "
+          f"cell, wall {matrix.fmt_secs(wall)}")
+    print(f"report: {report}/report.html (junit.xml, summary.txt, "
+          "cells/<name>/)")
+    failed = sum(r["status"] != matrix.PASS for r in results)
+    print(f"{len(results) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def merge(args):
+    _check_baseline(args.baseline)
+    try:
+        meta, results = matrix.merge(args.report, args.shards)
+    except matrix.MatrixError as e:
+        raise _error(e)
+    text, _ = matrix.write_report(os.path.abspath(args.report), meta,
+                                  results, args.baseline)
+    print(text)
+    print(f"report: {os.path.abspath(args.report)}/report.html")
+    failed = sum(r["status"] != matrix.PASS for r in results)
+    print(f"{len(results) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit("use ./e1000e-pp run")

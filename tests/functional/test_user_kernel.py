@@ -1,0 +1,220 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`run` with the user's kernel and driver: every bad input is refused
+with a clear message and exit status 1, no traceback, before anything is
+booted; a good module runs the matrix on its own image.
+
+The inputs are made here: a junk file as a "bzImage", Debian's own
+kernel (e1000e is a module there, so the bzImage alone has none), a fake
+module whose .modinfo names another kernel, a driver source with a
+syntax error.
+"""
+
+import json
+import lzma
+import subprocess
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+CLI = REPO / "e1000e-pp"
+ONE_CELL = ["--matrix", "reduced", "--only", "mtu1500-strip-msix-noiommu$"]
+
+
+def cli(*args, timeout=600):
+    return subprocess.run(["/usr/bin/python3", str(CLI), "run",
+                           "--no-setup"] + [str(a) for a in args],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, timeout=timeout)
+
+
+def refused(r, *messages):
+    assert r.returncode == 1, r.stdout + r.stderr
+    for m in messages:
+        assert m in r.stderr, r.stderr
+    assert "Traceback" not in r.stdout + r.stderr
+    assert "[run]" not in r.stdout, "nothing may run after bad input"
+
+
+@pytest.fixture(scope="module")
+def debian(guest_image, paths):
+    """Debian's kernel and its e1000e.ko, from the default image."""
+    e1000e = [m for m in guest_image["modules"] if m["name"] == "e1000e"][0]
+    release = guest_image["kernel"]["release"]
+    return {"vmlinuz": paths["GUEST_DIR"] / "vmlinuz", "release": release,
+            "version": guest_image["kernel"]["version"],
+            "e1000e": Path(e1000e["source"]),
+            "tree": _tree_of(Path(e1000e["source"]), release)}
+
+
+def _tree_of(module, release):
+    """lib/modules/<release> above a module's path."""
+    for p in module.parents:
+        if p.name == release:
+            return p
+    raise AssertionError(f"{module} is not under lib/modules/{release}")
+
+
+def fake_module(path, vermagic):
+    path.write_bytes(b"\x7fELF" + b"\0" * 60 + b"license=GPL\0vermagic=" +
+                     vermagic.encode() + b" SMP preempt mod_unload "
+                     b"modversions \0name=e1000e\0")
+    return path
+
+
+def test_missing_kernel_file(tmp_path):
+    refused(cli("--kernel", tmp_path / "bzImage"),
+            f"error: --kernel {tmp_path / 'bzImage'}: no such file")
+
+
+def test_kernel_that_is_not_a_bzimage(tmp_path):
+    junk = tmp_path / "bzImage"
+    junk.write_bytes(b"\0" * 4096)
+    refused(cli("--kernel", junk),
+            f"error: --kernel {junk} is not a bzImage",
+            "no 'HdrS' x86 boot header")
+
+
+def test_kernel_without_e1000e(debian):
+    refused(cli("--kernel", debian["vmlinuz"]),
+            f"error: --kernel {debian['vmlinuz']} has no e1000e driver",
+            "not built in (CONFIG_E1000E=y)")
+
+
+def test_module_for_another_kernel(tmp_path, debian):
+    ko = fake_module(tmp_path / "e1000e.ko", "5.10.0-99-amd64")
+    refused(cli("--module", ko), f"error: {ko} does not match the kernel",
+            f"module vermagic 5.10.0-99-amd64, kernel release "
+            f"{debian['release']}")
+
+
+def test_modules_dir_for_another_kernel(tmp_path, debian):
+    mods = tmp_path / "modules"
+    mods.mkdir()
+    fake_module(mods / "e1000e.ko", "6.99.0-other")
+    refused(cli("--kernel", debian["vmlinuz"], "--modules", mods),
+            "does not match the kernel",
+            f"module vermagic 6.99.0-other, kernel release "
+            f"{debian['release']}")
+
+
+def test_missing_module_and_not_a_module(tmp_path):
+    refused(cli("--module", tmp_path / "e1000e.ko"),
+            f"error: --module {tmp_path / 'e1000e.ko'}: no such file")
+    txt = tmp_path / "e1000e.ko"
+    txt.write_text("hello\n")
+    refused(cli("--module", txt), f"error: --module {txt} is not a kernel "
+            "module", "no vermagic")
+
+
+def test_modules_without_kernel_and_missing_driver_src(tmp_path):
+    refused(cli("--modules", tmp_path), "error: --modules without --kernel")
+    refused(cli("--driver-src", tmp_path / "nope"),
+            f"error: --driver-src {tmp_path / 'nope'}: no such directory")
+    refused(cli("--driver-src", tmp_path),
+            f"error: --driver-src {tmp_path} has no Makefile or Kbuild")
+
+
+def test_driver_source_that_does_not_build(tmp_path):
+    src = tmp_path / "e1000e"
+    src.mkdir()
+    (src / "Makefile").write_text("obj-m += e1000e.o\n")
+    (src / "e1000e.c").write_text(
+        "// SPDX-License-Identifier: GPL-2.0\n"
+        "#include <linux/module.h>\n"
+        "static int __init broken_init(void) { return this_is_not_c; }\n"
+        "module_init(broken_init);\nMODULE_LICENSE(\"GPL\");\n")
+    r = cli("--driver-src", src, *ONE_CELL, timeout=1200)
+    refused(r, f"error: --driver-src {src} does not build",
+            "make exited with")
+    # The compiler's own words, as the tail of the build log.
+    assert "this_is_not_c" in r.stderr and "error:" in r.stderr
+
+
+def test_own_module_runs_the_matrix_on_its_own_image(tmp_path, debian,
+                                                     paths):
+    ko = tmp_path / "e1000e.ko"
+    src = debian["e1000e"]
+    ko.write_bytes(lzma.open(src).read() if src.suffix == ".xz"
+                   else src.read_bytes())
+    before = (paths["GUEST_DIR"] / "manifest.json").read_text()
+    report = tmp_path / "report"
+    r = cli("--module", ko, "--report", report, *ONE_CELL, timeout=1200)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr
+    meta = json.loads((report / "results.json").read_text())["meta"]
+    assert meta["guest"].startswith(f"Debian {debian['release']} + {ko}")
+    key = meta["guest"].split("build/guests/")[1].rstrip(")")
+    image = REPO / "build" / "guests" / key
+    manifest = json.loads((image / "manifest.json").read_text())
+    mod = [m for m in manifest["modules"] if m["name"] == "e1000e"][0]
+    assert mod["source"] == str(image / "override" / "e1000e.ko")
+    # The default image (setup's and the fixture's) is left alone.
+    assert (paths["GUEST_DIR"] / "manifest.json").read_text() == before
+    assert "1 passed, 0 failed" in r.stdout
+
+
+LINUX_SOURCE = "linux-source-6.1"
+E1000E_IN_TREE = "drivers/net/ethernet/intel/e1000e"
+
+
+@pytest.fixture(scope="module")
+def e1000e_source(debian):
+    """drivers/net/ethernet/intel/e1000e from Debian's linux-source of the
+    guest kernel's version (apt-get download, cached in build/cache)."""
+    cache = REPO / "build" / "cache"
+    cache.mkdir(parents=True, exist_ok=True)
+    out = cache / f"{LINUX_SOURCE}-e1000e"
+    if not (out / E1000E_IN_TREE / "netdev.c").exists():
+        upstream = debian["version"]         # the kernel package's
+        debs = list(cache.glob(f"{LINUX_SOURCE}_{upstream}_all.deb"))
+        if not debs:
+            subprocess.run(["apt-get", "download",
+                            f"{LINUX_SOURCE}={upstream}"], cwd=cache,
+                           check=True, timeout=1800)
+            debs = list(cache.glob(f"{LINUX_SOURCE}_{upstream}_all.deb"))
+        tmp = cache / "linux-source-unpacked"
+        subprocess.run(["dpkg-deb", "-x", str(debs[0]), str(tmp)],
+                       check=True, timeout=600)
+        tarball = tmp / "usr" / "src" / f"{LINUX_SOURCE}.tar.xz"
+        out.mkdir(exist_ok=True)
+        subprocess.run(["tar", "-xJf", str(tarball), "-C", str(out),
+                        "--strip-components=1",
+                        f"{LINUX_SOURCE}/{E1000E_IN_TREE}"],
+                       check=True, timeout=1800)
+        subprocess.run(["rm", "-rf", str(tmp)], check=True)
+    return out / E1000E_IN_TREE
+
+
+def test_driver_rebuilt_from_debian_source_runs_the_matrix(tmp_path,
+                                                           e1000e_source,
+                                                           debian):
+    report = tmp_path / "report"
+    r = cli("--driver-src", e1000e_source, "--report", report, *ONE_CELL,
+            timeout=1800)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr
+    meta = json.loads((report / "results.json").read_text())["meta"]
+    assert meta["guest"].startswith(
+        f"Debian {debian['release']} + e1000e built from {e1000e_source}")
+    assert "1 passed, 0 failed" in r.stdout
+
+
+def test_user_kernel_with_its_module_tree(tmp_path, debian):
+    report = tmp_path / "report"
+    r = cli("--kernel", debian["vmlinuz"], "--modules", debian["tree"],
+            "--report", report, *ONE_CELL, timeout=1200)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr
+    meta = json.loads((report / "results.json").read_text())["meta"]
+    assert meta["guest"].startswith(
+        f"your kernel {debian['release']} + modules from {debian['tree']}")
+    assert "1 passed, 0 failed" in r.stdout
+
+
+def test_debian_kernel_6_12(tmp_path):
+    report = tmp_path / "report"
+    r = cli("--debian-kernel", "6.12", "--report", report, *ONE_CELL,
+            timeout=1800)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr
+    meta = json.loads((report / "results.json").read_text())["meta"]
+    assert meta["guest"].startswith("Debian 6.12.")
+    assert "1 passed, 0 failed" in r.stdout
