@@ -56,6 +56,8 @@ PACKAGES = [
     "libmnl0",
     # peer, agent and tests
     "libpcap-dev", "tcpdump", "python3-pytest",
+    # `bench --insn`: callgrind counts instructions per frame
+    "valgrind",
 ]
 
 
