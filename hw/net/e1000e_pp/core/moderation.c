@@ -149,12 +149,26 @@ static void wb_flush(E1000EPPCore *c, const DelayPair *p)
     }
 }
 
+/*
+ * A timer whose flag is clear is not running (it is set on every arm and
+ * cleared here, the only place they stop but a MAC reset, which cancels
+ * them all and clears the flags): only running timers are cancelled, so
+ * an immediate write-back (RDTR = 0, the common case) costs the host no
+ * timer calls per frame.
+ */
+static void delay_disarm(E1000EPPCore *c, E1000EPPTimer t)
+{
+    if (*armed(c, t)) {
+        e1000e_pp_disarm(c, t);
+        *armed(c, t) = false;
+    }
+}
+
 static void delay_flush(E1000EPPCore *c, const DelayPair *p)
 {
     wb_flush(c, p);
-    e1000e_pp_disarm(c, p->packet);
-    e1000e_pp_disarm(c, p->absolute);
-    *armed(c, p->packet) = *armed(c, p->absolute) = false;
+    delay_disarm(c, p->packet);
+    delay_disarm(c, p->absolute);
     e1000e_pp_raise(c, p->cause);
 }
 
