@@ -25,59 +25,70 @@
 #define BARRETT_P       0x1db710641ull  /* P, reflected, with x^32 */
 #define BARRETT_MU      0x1f7011641ull  /* floor(x^64 / P), reflected */
 
+/* One 128-bit lane folded forward by k's distance, plus the next data. */
+__attribute__((target("pclmul,sse2")))
+static inline __m128i fold(__m128i x, __m128i k, __m128i data)
+{
+    __m128i lo = _mm_clmulepi64_si128(x, k, 0x00);
+    __m128i hi = _mm_clmulepi64_si128(x, k, 0x11);
+
+    return _mm_xor_si128(_mm_xor_si128(hi, lo), data);
+}
+
+static inline __m128i load128(const uint8_t *p)
+{
+    return _mm_loadu_si128((const __m128i *)p);
+}
+
+/*
+ * The four lanes are separate variables, not an array: they stay in
+ * registers, so a 64-byte step is its eight multiplications, loads and
+ * xors (about 0.4 instructions a byte, a third of the array version).
+ */
 __attribute__((target("pclmul,sse2")))
 uint32_t e1000e_pp_crc32_clmul(uint32_t crc, const uint8_t *p, size_t len)
 {
     const __m128i k4 = _mm_set_epi64x(FOLD_4X128_HI, FOLD_4X128_LO);
     const __m128i k1 = _mm_set_epi64x(FOLD_128_HI, FOLD_128_LO);
     const __m128i mask32 = _mm_set_epi32(0, 0, 0, -1);
-    __m128i x[4], t, k;
-    int i;
+    __m128i x0, x1, x2, x3, t, k;
 
-    for (i = 0; i < 4; i++) {
-        x[i] = _mm_loadu_si128((const __m128i *)(p + 16 * i));
-    }
-    x[0] = _mm_xor_si128(x[0], _mm_cvtsi32_si128((int)crc));
+    x0 = _mm_xor_si128(load128(p), _mm_cvtsi32_si128((int)crc));
+    x1 = load128(p + 16);
+    x2 = load128(p + 32);
+    x3 = load128(p + 48);
     p += 64;
     len -= 64;
     while (len >= 64) {
-        for (i = 0; i < 4; i++) {
-            t = _mm_clmulepi64_si128(x[i], k4, 0x00);
-            x[i] = _mm_clmulepi64_si128(x[i], k4, 0x11);
-            x[i] = _mm_xor_si128(_mm_xor_si128(x[i], t),
-                                 _mm_loadu_si128((const __m128i *)
-                                                 (p + 16 * i)));
-        }
+        x0 = fold(x0, k4, load128(p));
+        x1 = fold(x1, k4, load128(p + 16));
+        x2 = fold(x2, k4, load128(p + 32));
+        x3 = fold(x3, k4, load128(p + 48));
         p += 64;
         len -= 64;
     }
-    for (i = 1; i < 4; i++) {
-        t = _mm_clmulepi64_si128(x[0], k1, 0x00);
-        x[0] = _mm_clmulepi64_si128(x[0], k1, 0x11);
-        x[0] = _mm_xor_si128(_mm_xor_si128(x[0], t), x[i]);
-    }
+    x0 = fold(x0, k1, x1);
+    x0 = fold(x0, k1, x2);
+    x0 = fold(x0, k1, x3);
     while (len >= 16) {
-        t = _mm_clmulepi64_si128(x[0], k1, 0x00);
-        x[0] = _mm_clmulepi64_si128(x[0], k1, 0x11);
-        x[0] = _mm_xor_si128(_mm_xor_si128(x[0], t),
-                             _mm_loadu_si128((const __m128i *)p));
+        x0 = fold(x0, k1, load128(p));
         p += 16;
         len -= 16;
     }
     /* 128 -> 64 bits (appending 32 zero bits), then 64 -> 32. */
-    t = _mm_clmulepi64_si128(k1, x[0], 0x01);
-    x[0] = _mm_xor_si128(_mm_srli_si128(x[0], 8), t);
-    t = _mm_srli_si128(x[0], 4);
+    t = _mm_clmulepi64_si128(k1, x0, 0x01);
+    x0 = _mm_xor_si128(_mm_srli_si128(x0, 8), t);
+    t = _mm_srli_si128(x0, 4);
     k = _mm_set_epi64x(0, FOLD_64);
-    x[0] = _mm_clmulepi64_si128(_mm_and_si128(x[0], mask32), k, 0x00);
-    x[0] = _mm_xor_si128(x[0], t);
+    x0 = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), k, 0x00);
+    x0 = _mm_xor_si128(x0, t);
     /* Barrett: q = (low32 * mu) mod x^32, remainder = x ^ q * P. */
     k = _mm_set_epi64x(BARRETT_MU, BARRETT_P);
-    t = x[0];
-    x[0] = _mm_clmulepi64_si128(_mm_and_si128(x[0], mask32), k, 0x10);
-    x[0] = _mm_clmulepi64_si128(_mm_and_si128(x[0], mask32), k, 0x00);
-    x[0] = _mm_xor_si128(x[0], t);
-    return (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(x[0], 4));
+    t = x0;
+    x0 = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), k, 0x10);
+    x0 = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), k, 0x00);
+    x0 = _mm_xor_si128(x0, t);
+    return (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(x0, 4));
 }
 
 static int clmul_usable = -1;
