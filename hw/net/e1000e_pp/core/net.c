@@ -87,6 +87,11 @@ uint32_t e1000e_pp_csum_add(uint32_t sum, const uint8_t *p, size_t len)
     uint32_t folded;
     size_t i = 0;
 
+    /* The bulk with AVX2 where there is: a sum of 16-bit words. */
+    if (len >= 128 && e1000e_pp_csum_simd_usable()) {
+        i = len & ~(size_t)31;
+        s = e1000e_pp_csum_simd(p, i);
+    }
     for (; i + 64 <= len; i += 64) {
         add_carry(&s, &c, get_le64(p + i));
         add_carry(&s, &c, get_le64(p + i + 8));
