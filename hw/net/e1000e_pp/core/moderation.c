@@ -20,17 +20,24 @@ void e1000e_pp_moderation_reset(E1000EPPCore *c)
     memset(c->delay_armed, 0, sizeof(c->delay_armed));
 }
 
+/* One Rx descriptor written back; a failure is logged, nothing undone. */
+void e1000e_pp_rx_wb_write(E1000EPPCore *c, uint64_t addr, const uint8_t *d,
+                           size_t size)
+{
+    if (!e1000e_pp_dma_write(c, addr, d, size)) {
+        e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, RDH,
+                      "Rx descriptor write-back to 0x%llx failed",
+                      (unsigned long long)addr);
+    }
+}
+
 void e1000e_pp_rx_wb_flush(E1000EPPCore *c)
 {
     E1000EPPRxWriteback *wb = &c->rxwb;
     unsigned i;
 
     for (i = 0; i < wb->count; i++) {
-        if (!e1000e_pp_dma_write(c, wb->addr[i], wb->desc[i], wb->size[i])) {
-            e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, RDH,
-                          "Rx descriptor write-back to 0x%llx failed",
-                          (unsigned long long)wb->addr[i]);
-        }
+        e1000e_pp_rx_wb_write(c, wb->addr[i], wb->desc[i], wb->size[i]);
     }
     wb->count = 0;
 }
