@@ -378,8 +378,8 @@ bool e1000e_pp_rx_ring_put(E1000EPPCore *c, const RxFrame *fr,
         REG(c, RDH) = rdh;
         return false;
     }
-    if (threshold <= 1 || c->rxwb.count >= threshold ||
-        !(REG(c, RDTR) & 0xffff)) {
+    if (!direct && (threshold <= 1 || c->rxwb.count >= threshold ||
+                    !(REG(c, RDTR) & 0xffff))) {
         e1000e_pp_rx_wb_flush(c);
     }
     check_min_threshold(c, f);
