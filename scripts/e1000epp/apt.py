@@ -58,6 +58,8 @@ PACKAGES = [
     "libpcap-dev", "tcpdump", "python3-pytest",
     # the functional tests open the matrix's report.html in a real browser
     "chromium",
+    # `bench --insn`: callgrind counts instructions per frame
+    "valgrind",
 ]
 
 

@@ -88,9 +88,10 @@ def _merge_args(p):
 
 
 def _bench_args(p):
-    from . import rxbench, txbench
+    from . import insnbench, rxbench, txbench
     p.add_argument("--only", choices=["rx", "tx"],
                    help="run just the receive or the transmit benchmark")
+    insnbench.add_bench_arguments(p)
     rxbench.add_bench_arguments(p)
     txbench.add_bench_arguments(p)
 
@@ -124,7 +125,12 @@ def _do_merge(args):
 
 
 def _do_bench(args):
-    from . import rxbench, txbench
+    from . import insnbench, rxbench, txbench
+    if args.profile and not args.insn:
+        print("error: --profile needs --insn", file=sys.stderr)
+        return 2
+    if args.insn:
+        return insnbench.bench(args)
     rc = 0
     if args.only != "tx":
         rc = rxbench.bench(args) or rc

@@ -115,6 +115,12 @@ def test_bench_numbers():
         (10, 99, 0.5, 15)
 
 
+def test_bench_insn_takes_a_profile_depth():
+    a = parse("bench", "--insn", "--profile", "12", "--only", "rx")
+    assert (a.insn, a.profile, a.only) == (True, 12, "rx")
+    assert (parse("bench").insn, parse("bench").profile) == (False, 0)
+
+
 # -- errors: one line, exit 2, no traceback ----------------------------------
 
 @pytest.mark.parametrize("argv, message", [
@@ -141,6 +147,8 @@ def test_bench_numbers():
      "--repeat: must be a whole number from 1 to 99, not '100'"),
     (["bench", "--tx-seconds", "0"], "e1000e-pp bench: error: argument "
      "--tx-seconds: must be a number of seconds in (0, 600], not '0'"),
+    (["bench", "--insn", "--profile", "-1"], "e1000e-pp bench: error: "
+     "argument --profile: must be a whole number from 0 to 100, not '-1'"),
     (["setup", "--no-setup"], "e1000e-pp: error: unrecognized arguments: "
      "--no-setup"),
 ])

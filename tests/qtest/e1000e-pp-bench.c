@@ -16,6 +16,17 @@
  *
  * Output: a table, plus one "RESULT key=value ..." line per case for
  * scripts.
+ *
+ *   e1000e-pp-bench --insn [MODEL...]
+ *
+ * The deterministic mode, run by `./e1000e-pp bench --insn` with the
+ * emulator under callgrind (e1000e-pp-insn.h): for every frame size
+ * (64, 1518 and 9018 bytes on the wire), legacy and extended descriptors
+ * and FCS stripped and kept, one QEMU per model posts INSN_RING - 1
+ * descriptors, switches counting on, sends as many frames as they hold,
+ * waits for the last write-back and switches counting off; dumped as
+ * "rx-<bytes>-<legacy|extended>-<stripped|kept>". One "INSN key=value"
+ * line per case tells the CLI the frames in each dump.
  */
 
 #include "qemu/osdep.h"
@@ -24,6 +35,10 @@
 #include "libqtest.h"
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
+#include "e1000e-pp-insn.h"
+
+#include <sys/ioctl.h>
+#include <linux/sockios.h>
 
 #define BENCH_RING      256             /* descriptors */
 #define BENCH_BATCH     96              /* frames per batch */
@@ -173,6 +188,148 @@ static BenchResult run_case(const BenchCase *c, uint64_t frames)
     return r;
 }
 
+/*
+ * --insn: a ring of INSN_RING descriptors, all but one posted, filled by
+ * one batch of frames per case; buffers sized for the largest frame.
+ */
+#define INSN_RING       1024
+#define INSN_WARM       64
+#define INSN_BUF_MAX    16384
+
+typedef struct InsnRing {
+    uint64_t ring, bufs;
+} InsnRing;
+
+/* Wait for descriptor `last`'s write-back, asking QEMU as little as we can */
+static void insn_wait_dd(E1000epp *d, uint64_t ring, unsigned last,
+                         unsigned at)
+{
+    int64_t deadline = g_get_monotonic_time() + 10 * BENCH_WAIT_US;
+    int unread = 1;
+    uint8_t st;
+
+    /* Every byte read by the netdev first: that costs QEMU no questions */
+    while (unread > 0 && ioctl(d->sock[0], SIOCOUTQ, &unread) == 0) {
+        g_usleep(10 * 1000);
+    }
+    for (;;) {
+        g_usleep(50 * 1000);
+        qtest_memread(d->qts, ring + last * 16 + at, &st, 1);
+        if (st & RXD_STA_DD) {
+            return;
+        }
+        if (g_get_monotonic_time() > deadline) {
+            e1000epp_dump_regs(d, "insn: descriptor write-back");
+            g_error("insn: descriptor %u not written back on %s", last,
+                    d->model);
+        }
+    }
+}
+
+static void insn_rx_case(E1000epp *d, const InsnRing *r, size_t wire,
+                         bool extended, bool keep_crc)
+{
+    size_t len = wire - 4;                      /* the netdev has no FCS */
+    size_t bs = wire > 1518 ? 16384 : 2048;
+    uint32_t bsize = bs == 2048 ? RCTL_BSIZE_2048 : RCTL_BSEX | 0x00010000;
+    unsigned at = extended ? 8 : 12;            /* STATUS in the write-back */
+    g_autofree uint8_t *img = g_malloc0(INSN_RING * 16);
+    g_autofree uint8_t *frame = g_malloc(len);
+    g_autofree uint8_t *got = g_malloc(len);
+    g_autofree char *name = NULL;
+    uint32_t seq = 0, rfctl;
+    unsigned i, dpf, frames;
+
+    for (i = 0; i < INSN_RING; i++) {
+        stq_le_p(img + i * 16, r->bufs + i * bs);
+    }
+    e1000epp_wr(d, RCTL, e1000epp_rd(d, RCTL) & ~RCTL_EN);
+    e1000epp_wr(d, RDBAL0, (uint32_t)r->ring);
+    e1000epp_wr(d, RDBAH0, (uint32_t)(r->ring >> 32));
+    e1000epp_wr(d, RDLEN0, INSN_RING * 16);
+    e1000epp_wr(d, RDH0, 0);
+    e1000epp_wr(d, RDT0, 0);
+    rfctl = e1000epp_rd(d, RFCTL);
+    e1000epp_wr(d, RFCTL, extended ? rfctl | RFCTL_EXTEN
+                                   : rfctl & ~RFCTL_EXTEN);
+    e1000epp_wr(d, RXCSUM, e1000epp_rd(d, RXCSUM) | RXCSUM_PCSD);
+    e1000epp_wr(d, RCTL, RCTL_EN | RCTL_BAM | bsize |
+                (wire > 1518 ? RCTL_LPE : 0) | (keep_crc ? 0 : RCTL_SECRC));
+
+    /*
+     * Warm-up, not counted: the same path, so nothing is done first-time.
+     * Its first frame tells how many descriptors a frame takes (stock
+     * e1000e takes an extra one with the FCS kept).
+     */
+    qtest_memwrite(d->qts, r->ring, img, INSN_RING * 16);
+    e1000epp_wr(d, RDT0, INSN_RING - 1);
+    bench_frame(frame, len, seq++);
+    e1000epp_inject(d, frame, len);
+    for (i = 0; i < 100000 && !e1000epp_rd(d, RDH0); i++) {
+        g_usleep(1000);
+    }
+    insn_wait_dd(d, r->ring, e1000epp_rd(d, RDH0) - 1, at);
+    dpf = e1000epp_rd(d, RDH0);
+    g_assert_cmpuint(dpf, >=, 1);
+    frames = (INSN_RING - 1) / dpf;
+    for (i = 1; i < INSN_WARM; i++) {
+        bench_frame(frame, len, seq++);
+        e1000epp_inject(d, frame, len);
+    }
+    insn_wait_dd(d, r->ring, INSN_WARM * dpf - 1, at);
+
+    /* The measured batch: as many frames as the posted descriptors hold */
+    e1000epp_wr(d, RCTL, e1000epp_rd(d, RCTL) & ~RCTL_EN);
+    e1000epp_wr(d, RDH0, 0);
+    e1000epp_wr(d, RDT0, 0);
+    e1000epp_wr(d, RCTL, e1000epp_rd(d, RCTL) | RCTL_EN);
+    qtest_memwrite(d->qts, r->ring, img, INSN_RING * 16);
+    e1000epp_wr(d, RDT0, frames * dpf);
+    e1000epp_rd(d, GPRC);                       /* clear on read */
+    e1000epp_insn_count(d, true);
+    for (i = 0; i < frames; i++) {
+        bench_frame(frame, len, seq++);
+        e1000epp_inject(d, frame, len);
+    }
+    insn_wait_dd(d, r->ring, frames * dpf - 1, at);
+    e1000epp_insn_count(d, false);
+
+    name = g_strdup_printf("rx-%zu-%s-%s", wire,
+                           extended ? "extended" : "legacy",
+                           keep_crc ? "kept" : "stripped");
+    e1000epp_insn_dump(d, name);
+
+    /* Every frame arrived, the last one intact */
+    g_assert_cmpuint(e1000epp_rd(d, GPRC), ==, frames);
+    e1000epp_memread(d, r->bufs + (frames - 1) * dpf * bs, got, len);
+    g_assert_cmpmem(got, len, frame, len);
+    printf("INSN model=%s case=%s frames=%u desc_per_frame=%u pid=%d\n",
+           d->model, name, frames, dpf, (int)qtest_pid(d->qts));
+    fflush(stdout);
+}
+
+static void insn_run(const char *model)
+{
+    static const size_t wires[] = { 64, 1518, 9018 };
+    E1000epp *d = e1000epp_start(model, NULL);
+    InsnRing r;
+    int fmt, crc;
+    size_t s;
+
+    e1000epp_insn_wide_socket(d);
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    r.ring = e1000epp_alloc(d, INSN_RING * 16);
+    r.bufs = e1000epp_alloc(d, (size_t)INSN_RING * INSN_BUF_MAX);
+    for (crc = 0; crc < 2; crc++) {
+        for (fmt = 0; fmt < 2; fmt++) {
+            for (s = 0; s < ARRAY_SIZE(wires); s++) {
+                insn_rx_case(d, &r, wires[s], fmt, crc);
+            }
+        }
+    }
+    e1000epp_stop(d);
+}
+
 static int by_seconds(const void *a, const void *b)
 {
     double x = ((const BenchResult *)a)->seconds;
@@ -185,6 +342,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: e1000e-pp-bench [--frames N] [--repeat R] "
             "[--crc stripped|kept|both] [MODEL...]\n"
+            "       e1000e-pp-bench --insn [MODEL...]   (under callgrind)\n"
             "  QTEST_QEMU_BINARY must name the emulator; MODEL defaults to "
             "e1000e-pp and e1000e\n");
 }
@@ -197,6 +355,7 @@ int main(int argc, char **argv)
     uint64_t frames = 100000, repeat = 3;
     int crc_lo = 0, crc_hi = 0, crc, i;
     double base[3][2] = { { 0 } };
+    bool insn = false;
 
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--frames") && i + 1 < argc) {
@@ -226,6 +385,8 @@ int main(int argc, char **argv)
                 usage();
                 return 2;
             }
+        } else if (!strcmp(argv[i], "--insn")) {
+            insn = true;
         } else if (argv[i][0] == '-') {
             usage();
             return 2;
@@ -241,12 +402,19 @@ int main(int argc, char **argv)
         models[nmodels++] = "e1000e-pp";
         models[nmodels++] = "e1000e";
     }
-    for (m = 0; m < nmodels; m++) {
+    for (m = 0; m < nmodels && !insn; m++) {
         if (!qtest_has_device(models[m])) {
             fprintf(stderr, "bench: device %s is not built into %s\n",
                     models[m], getenv("QTEST_QEMU_BINARY"));
             return 2;
         }
+    }
+
+    if (insn) {
+        for (m = 0; m < nmodels; m++) {
+            insn_run(models[m]);
+        }
+        return 0;
     }
 
     printf("Rx through qtest: %" PRIu64 " frames per case, batches of up "

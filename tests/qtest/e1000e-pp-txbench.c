@@ -23,6 +23,16 @@
  *                         [--tsv]
  * --tsv prints one tab-separated line per model and case:
  *   model case packets frames bytes seconds
+ *
+ *   e1000e-pp-txbench --insn [--model NAME]...
+ * is the deterministic mode run by `./e1000e-pp bench --insn` with the
+ * emulator under callgrind (e1000e-pp-insn.h): per case, INSN_WINDOWS
+ * batches; the descriptors are put on the ring uncounted, counting is on
+ * only for the TDT write that hands a batch over (both models send the
+ * whole batch before the write returns: e1000e-pp's per-write budget of
+ * 256 descriptors and 1 MiB is respected), and the count of all windows
+ * is dumped as "tx-<case>". One "INSN key=value" line per case tells the
+ * CLI the packets and frames in each dump.
  */
 
 #include "qemu/osdep.h"
@@ -31,6 +41,7 @@
 #include "libqtest.h"
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
+#include "e1000e-pp-insn.h"
 
 #include <poll.h>
 
@@ -47,6 +58,8 @@
 #define TSO_MSS         1448
 #define TSO_PER_DESC    8192        /* Linux's E1000_MAX_PER_TXD */
 #define DRAIN_CAP       (1 << 20)
+#define INSN_WINDOWS    4
+#define INSN_BYTE_CAP   (1 << 20)   /* e1000e-pp's Tx bytes per write */
 
 typedef enum { CASE_64, CASE_1514, CASE_TSO64K, CASE_COUNT } BenchCase;
 
@@ -183,51 +196,55 @@ static void tso_header(uint8_t *f)
     stw_be_p(tcp + 16, sum);            /* pseudo-header, no length */
 }
 
-static BenchResult run_case(const char *model, BenchCase bc, double budget)
+typedef struct Batch {
+    uint8_t *descs;             /* BATCH_DESCS descriptors' room */
+    uint32_t ndesc;             /* descriptors in one batch */
+    uint32_t per_batch;         /* packets in one batch */
+    uint32_t nsegs;             /* frames per packet */
+    size_t expect_len;          /* length of every frame (0: TSO, varies) */
+} Batch;
+
+/*
+ * One packet image in guest memory, every descriptor pointing at it, and
+ * a batch of up to max_pkts packets that stays within BATCH_DESCS.
+ */
+static void batch_build(E1000epp *d, BenchCase bc, uint32_t max_pkts,
+                        Batch *b)
 {
-    E1000epp *d = e1000epp_start(model, NULL);
-    g_autofree uint8_t *descs = g_malloc(BATCH_DESCS * EPP_DESC_LEN);
     g_autofree uint8_t *frame = NULL;
-    Drain dr = { .buf = g_malloc(DRAIN_CAP) };
-    BenchResult res = { 0 };
-    uint32_t per_batch, descs_per_pkt, nsegs = 1, i, j;
-    size_t len, expect_len, off;
+    uint32_t descs_per_pkt, i, j;
+    size_t len, off;
     uint64_t g;
-    gint64 t0 = 0;
-    bool warm = false;
 
-    e1000epp_bring_up(d, &e1000epp_default_config);
-    ring_setup(d);
-
-    /* One packet image in guest memory; every descriptor points at it */
+    b->nsegs = 1;
     switch (bc) {
     case CASE_64:
     case CASE_1514:
         len = bc == CASE_64 ? 60 : 1514;
-        expect_len = len;
+        b->expect_len = len;
         frame = g_malloc(len);
         fill_frame(frame, len, 0x88b5);
         descs_per_pkt = 1;
         break;
     default:
         len = TSO_TOTAL;
-        expect_len = 0;
+        b->expect_len = 0;
         frame = g_malloc0(len);
         tso_header(frame);
         for (i = TSO_HDRLEN; i < len; i++) {
             frame[i] = i;
         }
         descs_per_pkt = 1 + DIV_ROUND_UP(len, TSO_PER_DESC);
-        nsegs = DIV_ROUND_UP(len - TSO_HDRLEN, TSO_MSS);
+        b->nsegs = DIV_ROUND_UP(len - TSO_HDRLEN, TSO_MSS);
         break;
     }
     g = e1000epp_alloc(d, len);
     e1000epp_memwrite(d, g, frame, len);
 
     /* The batch of descriptors, identical for every TDT write */
-    per_batch = BATCH_DESCS / descs_per_pkt;
-    for (i = 0, j = 0; i < per_batch; i++) {
-        uint8_t *p = descs + j * EPP_DESC_LEN;
+    b->per_batch = MIN(BATCH_DESCS / descs_per_pkt, max_pkts);
+    for (i = 0, j = 0; i < b->per_batch; i++) {
+        uint8_t *p = b->descs + j * EPP_DESC_LEN;
 
         if (descs_per_pkt == 1) {
             e1000epp_txd_legacy(p, g, len,
@@ -244,27 +261,43 @@ static BenchResult run_case(const char *model, BenchCase bc, double budget)
             uint32_t chunk = MIN(TSO_PER_DESC, len - off);
             bool last = off + chunk == len;
 
-            e1000epp_txd_data(descs + j * EPP_DESC_LEN, g + off, chunk,
+            e1000epp_txd_data(b->descs + j * EPP_DESC_LEN, g + off, chunk,
                               TXD_CMD_TSE | TXD_CMD_IFCS |
                               (last ? TXD_CMD_EOP | TXD_CMD_RS : 0),
                               TXD_POPTS_IXSM | TXD_POPTS_TXSM);
             j++;
         }
     }
-    g_assert(j == per_batch * descs_per_pkt && j <= BATCH_DESCS);
+    b->ndesc = j;
+    g_assert(j == b->per_batch * descs_per_pkt && j <= BATCH_DESCS);
+}
+
+static BenchResult run_case(const char *model, BenchCase bc, double budget)
+{
+    E1000epp *d = e1000epp_start(model, NULL);
+    Batch b = { .descs = g_malloc(BATCH_DESCS * EPP_DESC_LEN) };
+    Drain dr = { .buf = g_malloc(DRAIN_CAP) };
+    BenchResult res = { 0 };
+    gint64 t0 = 0;
+    bool warm = false;
+
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    ring_setup(d);
+    batch_build(d, bc, UINT32_MAX, &b);
 
     /* Warm up with one batch, then run batches until the budget is spent */
     for (;;) {
-        ring_put(d, descs, j);
+        ring_put(d, b.descs, b.ndesc);
         e1000epp_tx_kick(d);
-        drain_frames(d, &dr, (uint64_t)per_batch * nsegs, expect_len, &res);
+        drain_frames(d, &dr, (uint64_t)b.per_batch * b.nsegs, b.expect_len,
+                     &res);
         if (!warm) {
             warm = true;
             res = (BenchResult){ 0 };
             t0 = g_get_monotonic_time();
             continue;
         }
-        res.packets += per_batch;
+        res.packets += b.per_batch;
         res.seconds = (g_get_monotonic_time() - t0) / 1e6;
         if (res.seconds >= budget) {
             break;
@@ -278,8 +311,59 @@ static BenchResult run_case(const char *model, BenchCase bc, double budget)
         exit(1);
     }
     g_free(dr.buf);
+    g_free(b.descs);
     e1000epp_stop(d);
     return res;
+}
+
+/* --insn: INSN_WINDOWS counted TDT writes per case, one QEMU per model */
+static void insn_run(const char *model)
+{
+    E1000epp *d = e1000epp_start(model, NULL);
+    Drain dr = { .buf = g_malloc(DRAIN_CAP) };
+    int bc, w;
+
+    e1000epp_insn_wide_socket(d);
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    ring_setup(d);
+    for (bc = 0; bc < CASE_COUNT; bc++) {
+        Batch b = { .descs = g_malloc(BATCH_DESCS * EPP_DESC_LEN) };
+        BenchResult res = { 0 };
+        g_autofree char *name = NULL;
+
+        /* Within one write's byte budget, so no timer finishes the batch */
+        batch_build(d, bc, bc == CASE_TSO64K ? INSN_BYTE_CAP / TSO_TOTAL - 1 :
+                    UINT32_MAX, &b);
+        /* Warm-up, not counted */
+        ring_put(d, b.descs, b.ndesc);
+        e1000epp_tx_kick(d);
+        drain_frames(d, &dr, (uint64_t)b.per_batch * b.nsegs, b.expect_len,
+                     &res);
+        res = (BenchResult){ 0 };
+        for (w = 0; w < INSN_WINDOWS; w++) {
+            ring_put(d, b.descs, b.ndesc);
+            e1000epp_insn_count(d, true);
+            e1000epp_tx_kick(d);
+            e1000epp_insn_count(d, false);
+            drain_frames(d, &dr, (uint64_t)b.per_batch * b.nsegs,
+                         b.expect_len, &res);
+            res.packets += b.per_batch;
+        }
+        name = g_strdup_printf("tx-%s", case_names[bc]);
+        e1000epp_insn_dump(d, name);
+        if (e1000epp_rd(d, TDH0) != d->tx_tail) {
+            fprintf(stderr, "txbench: %s: TDH %u, TDT %u after the run\n",
+                    model, e1000epp_rd(d, TDH0), d->tx_tail);
+            exit(1);
+        }
+        printf("INSN model=%s case=%s packets=%" PRIu64 " frames=%" PRIu64
+               " bytes=%" PRIu64 " pid=%d\n", model, name, res.packets,
+               res.frames, res.bytes, (int)qtest_pid(d->qts));
+        fflush(stdout);
+        g_free(b.descs);
+    }
+    g_free(dr.buf);
+    e1000epp_stop(d);
 }
 
 static int by_rate(const void *a, const void *b)
@@ -293,7 +377,7 @@ static int by_rate(const void *a, const void *b)
 static void usage(const char *argv0)
 {
     fprintf(stderr, "usage: %s [--seconds S] [--repeat N] [--model NAME]... "
-            "[--tsv]\n"
+            "[--tsv] [--insn]\n"
             "  QTEST_QEMU_BINARY must name qemu-system-x86_64\n", argv0);
     exit(2);
 }
@@ -304,7 +388,7 @@ int main(int argc, char **argv)
     int nmodels = 0, i, m, r, repeat = 3;
     double seconds = 1.0;
     BenchResult runs[8][16];
-    bool tsv = false;
+    bool tsv = false, insn = false;
     char *end;
 
     for (i = 1; i < argc; i++) {
@@ -329,6 +413,8 @@ int main(int argc, char **argv)
             models[nmodels++] = argv[++i];
         } else if (!strcmp(argv[i], "--tsv")) {
             tsv = true;
+        } else if (!strcmp(argv[i], "--insn")) {
+            insn = true;
         } else {
             usage(argv[0]);
         }
@@ -343,6 +429,12 @@ int main(int argc, char **argv)
     /* libqtest expects GLib's test framework to be initialised */
     g_test_init(&(int){ 1 }, &(char **){ argv }, NULL);
 
+    if (insn) {
+        for (m = 0; m < nmodels; m++) {
+            insn_run(models[m]);
+        }
+        return 0;
+    }
     if (!tsv) {
         printf("%-10s %-10s %10s %12s %12s %10s\n", "model", "case",
                "packets/s", "frames/s", "bytes/s", "MB/s");

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * CRC-32 by carry-less multiplication, for x86-64 hosts (the build
- * compiles crc32_clmul_stub.c instead elsewhere). net.c uses it for the
- * bulk of long frames when the CPU has PCLMULQDQ.
+ * x86-64 fast paths for net.c (the build compiles crc32_clmul_stub.c
+ * instead elsewhere): CRC-32 by carry-less multiplication when the CPU
+ * has PCLMULQDQ (VEX-encoded when it also has AVX, which saves the
+ * register copies SSE's two-operand forms need), and the Internet
+ * checksum's bulk with AVX2. Both are chosen at run time.
  */
 #include <immintrin.h>
 
@@ -25,68 +27,162 @@
 #define BARRETT_P       0x1db710641ull  /* P, reflected, with x^32 */
 #define BARRETT_MU      0x1f7011641ull  /* floor(x^64 / P), reflected */
 
-__attribute__((target("pclmul,sse2")))
-uint32_t e1000e_pp_crc32_clmul(uint32_t crc, const uint8_t *p, size_t len)
+/* One 128-bit lane folded forward by k's distance, plus the next data. */
+__attribute__((target("pclmul"), always_inline))
+static inline __m128i fold(__m128i x, __m128i k, __m128i data)
+{
+    __m128i lo = _mm_clmulepi64_si128(x, k, 0x00);
+    __m128i hi = _mm_clmulepi64_si128(x, k, 0x11);
+
+    return _mm_xor_si128(_mm_xor_si128(hi, lo), data);
+}
+
+static inline __m128i load128(const uint8_t *p)
+{
+    return _mm_loadu_si128((const __m128i *)p);
+}
+
+/*
+ * The four lanes are separate variables, not an array: they stay in
+ * registers, so a 64-byte step is its eight multiplications, loads and
+ * xors (about 0.4 instructions a byte, a third of the array version).
+ */
+__attribute__((target("pclmul"), always_inline))
+static inline uint32_t crc32_fold(uint32_t crc, const uint8_t *p, size_t len)
 {
     const __m128i k4 = _mm_set_epi64x(FOLD_4X128_HI, FOLD_4X128_LO);
     const __m128i k1 = _mm_set_epi64x(FOLD_128_HI, FOLD_128_LO);
     const __m128i mask32 = _mm_set_epi32(0, 0, 0, -1);
-    __m128i x[4], t, k;
-    int i;
+    __m128i x0, x1, x2, x3, t, k;
 
-    for (i = 0; i < 4; i++) {
-        x[i] = _mm_loadu_si128((const __m128i *)(p + 16 * i));
-    }
-    x[0] = _mm_xor_si128(x[0], _mm_cvtsi32_si128((int)crc));
+    x0 = _mm_xor_si128(load128(p), _mm_cvtsi32_si128((int)crc));
+    x1 = load128(p + 16);
+    x2 = load128(p + 32);
+    x3 = load128(p + 48);
     p += 64;
     len -= 64;
     while (len >= 64) {
-        for (i = 0; i < 4; i++) {
-            t = _mm_clmulepi64_si128(x[i], k4, 0x00);
-            x[i] = _mm_clmulepi64_si128(x[i], k4, 0x11);
-            x[i] = _mm_xor_si128(_mm_xor_si128(x[i], t),
-                                 _mm_loadu_si128((const __m128i *)
-                                                 (p + 16 * i)));
-        }
+        x0 = fold(x0, k4, load128(p));
+        x1 = fold(x1, k4, load128(p + 16));
+        x2 = fold(x2, k4, load128(p + 32));
+        x3 = fold(x3, k4, load128(p + 48));
         p += 64;
         len -= 64;
     }
-    for (i = 1; i < 4; i++) {
-        t = _mm_clmulepi64_si128(x[0], k1, 0x00);
-        x[0] = _mm_clmulepi64_si128(x[0], k1, 0x11);
-        x[0] = _mm_xor_si128(_mm_xor_si128(x[0], t), x[i]);
-    }
+    x0 = fold(x0, k1, x1);
+    x0 = fold(x0, k1, x2);
+    x0 = fold(x0, k1, x3);
     while (len >= 16) {
-        t = _mm_clmulepi64_si128(x[0], k1, 0x00);
-        x[0] = _mm_clmulepi64_si128(x[0], k1, 0x11);
-        x[0] = _mm_xor_si128(_mm_xor_si128(x[0], t),
-                             _mm_loadu_si128((const __m128i *)p));
+        x0 = fold(x0, k1, load128(p));
         p += 16;
         len -= 16;
     }
     /* 128 -> 64 bits (appending 32 zero bits), then 64 -> 32. */
-    t = _mm_clmulepi64_si128(k1, x[0], 0x01);
-    x[0] = _mm_xor_si128(_mm_srli_si128(x[0], 8), t);
-    t = _mm_srli_si128(x[0], 4);
+    t = _mm_clmulepi64_si128(k1, x0, 0x01);
+    x0 = _mm_xor_si128(_mm_srli_si128(x0, 8), t);
+    t = _mm_srli_si128(x0, 4);
     k = _mm_set_epi64x(0, FOLD_64);
-    x[0] = _mm_clmulepi64_si128(_mm_and_si128(x[0], mask32), k, 0x00);
-    x[0] = _mm_xor_si128(x[0], t);
+    x0 = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), k, 0x00);
+    x0 = _mm_xor_si128(x0, t);
     /* Barrett: q = (low32 * mu) mod x^32, remainder = x ^ q * P. */
     k = _mm_set_epi64x(BARRETT_MU, BARRETT_P);
-    t = x[0];
-    x[0] = _mm_clmulepi64_si128(_mm_and_si128(x[0], mask32), k, 0x10);
-    x[0] = _mm_clmulepi64_si128(_mm_and_si128(x[0], mask32), k, 0x00);
-    x[0] = _mm_xor_si128(x[0], t);
-    return (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(x[0], 4));
+    t = x0;
+    x0 = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), k, 0x10);
+    x0 = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), k, 0x00);
+    x0 = _mm_xor_si128(x0, t);
+    return (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(x0, 4));
 }
 
-static int clmul_usable = -1;
+/* The same code compiled twice: with AVX's three-operand encodings... */
+__attribute__((target("pclmul,avx"), noinline))
+static uint32_t crc32_fold_avx(uint32_t crc, const uint8_t *p, size_t len)
+{
+    return crc32_fold(crc, p, len);
+}
+
+/* ...and with SSE2 alone, for CPUs with PCLMULQDQ but not AVX. */
+__attribute__((target("pclmul"), noinline))
+static uint32_t crc32_fold_sse(uint32_t crc, const uint8_t *p, size_t len)
+{
+    return crc32_fold(crc, p, len);
+}
+
+static int clmul_usable = -1, avx_usable, avx2_usable;
+
+static void cpu_probe(void)
+{
+    __builtin_cpu_init();
+    clmul_usable = __builtin_cpu_supports("pclmul");
+    avx_usable = __builtin_cpu_supports("avx");
+    avx2_usable = __builtin_cpu_supports("avx2");
+}
 
 bool e1000e_pp_crc32_clmul_usable(void)
 {
     if (clmul_usable < 0) {
-        __builtin_cpu_init();
-        clmul_usable = __builtin_cpu_supports("pclmul");
+        cpu_probe();
     }
     return clmul_usable;
+}
+
+uint32_t e1000e_pp_crc32_clmul(uint32_t crc, const uint8_t *p, size_t len)
+{
+    return avx_usable ? crc32_fold_avx(crc, p, len)
+                      : crc32_fold_sse(crc, p, len);
+}
+
+bool e1000e_pp_csum_simd_usable(void)
+{
+    if (clmul_usable < 0) {
+        cpu_probe();
+    }
+    return avx2_usable;
+}
+
+/* The low and the high 16 bits of each 32-bit lane of x, added. */
+__attribute__((target("avx2"), always_inline))
+static inline __m256i halves(__m256i x, __m256i low16)
+{
+    return _mm256_add_epi32(_mm256_and_si256(x, low16),
+                            _mm256_srli_epi32(x, 16));
+}
+
+/*
+ * Sum of the little-endian 16-bit words of p (len a multiple of 32), as
+ * an integer: 64 bytes a step, the two halves of each 32-bit word added
+ * into one accumulator of 32-bit lanes (about 0.2 instructions a byte).
+ * A lane grows by at most 4 * 0xffff a step, so the lanes are emptied
+ * into the 64-bit total every 2^14 steps, before they can wrap.
+ */
+__attribute__((target("avx2")))
+uint64_t e1000e_pp_csum_simd(const uint8_t *p, size_t len)
+{
+    const __m256i low16 = _mm256_set1_epi32(0xffff);
+    uint64_t total = 0;
+
+    while (len) {
+        size_t n = len < (size_t)64 << 14 ? len : (size_t)64 << 14;
+        __m256i acc = _mm256_setzero_si256();
+        uint32_t lanes[8];
+        int i;
+
+        len -= n;
+        for (; n >= 64; n -= 64, p += 64) {
+            __m256i a = _mm256_loadu_si256((const __m256i *)p);
+            __m256i b = _mm256_loadu_si256((const __m256i *)(p + 32));
+
+            acc = _mm256_add_epi32(acc, _mm256_add_epi32(halves(a, low16),
+                                                         halves(b, low16)));
+        }
+        if (n) {
+            acc = _mm256_add_epi32(acc, halves(_mm256_loadu_si256(
+                                          (const __m256i *)p), low16));
+            p += 32;
+        }
+        _mm256_storeu_si256((__m256i *)lanes, acc);
+        for (i = 0; i < 8; i++) {
+            total += lanes[i];
+        }
+    }
+    return total;
 }

@@ -160,6 +160,8 @@ void e1000e_pp_intr_changed(E1000EPPCore *c, uint32_t off, uint32_t val,
 void e1000e_pp_rx_wb_queue(E1000EPPCore *c, uint64_t addr, const uint8_t *d,
                            size_t size);
 void e1000e_pp_rx_wb_flush(E1000EPPCore *c);
+void e1000e_pp_rx_wb_write(E1000EPPCore *c, uint64_t addr, const uint8_t *d,
+                           size_t size);
 bool e1000e_pp_tx_wb_queue(E1000EPPCore *c, uint64_t addr, uint8_t status);
 bool e1000e_pp_tx_wb_flush(E1000EPPCore *c);
 void e1000e_pp_tx_writeback(E1000EPPCore *c, bool ide);
@@ -313,9 +315,11 @@ void e1000e_pp_timadj_write(E1000EPPCore *c, uint32_t off, uint32_t val,
                             uint32_t old);
 void e1000e_pp_timesync_reset(E1000EPPCore *c);
 
-/* crc32_clmul.c (x86-64) or crc32_clmul_stub.c: the CRC's fast path */
+/* crc32_clmul.c (x86-64) or crc32_clmul_stub.c: net.c's fast paths */
 bool e1000e_pp_crc32_clmul_usable(void);
 uint32_t e1000e_pp_crc32_clmul(uint32_t crc, const uint8_t *p, size_t len);
+bool e1000e_pp_csum_simd_usable(void);
+uint64_t e1000e_pp_csum_simd(const uint8_t *p, size_t len);
 
 /* Byte-order helpers for descriptors and headers */
 static inline uint16_t get_be16(const uint8_t *p)

@@ -92,9 +92,8 @@ static bool throttle_pass(E1000EPPCore *c, bool *window, bool *pending,
 }
 
 /* INTx and MSI: one line, asserted while ICR & IMS has a cause. */
-static void update_line(E1000EPPCore *c)
+static void update_line(E1000EPPCore *c, E1000EPPIrqMode mode)
 {
-    E1000EPPIrqMode mode = irq_mode(c);
     uint32_t pending = REG(c, ICR) & REG(c, IMS) & ~ICR_INT_ASSERTED;
 
     if (!pending) {
@@ -172,9 +171,9 @@ static void msix_fire(E1000EPPCore *c, uint32_t causes)
     }
 }
 
-static void intr_update(E1000EPPCore *c)
+static void intr_update(E1000EPPCore *c, E1000EPPIrqMode mode)
 {
-    if (irq_mode(c) == E1000E_PP_IRQ_MSIX) {
+    if (mode == E1000E_PP_IRQ_MSIX) {
         if (c->intx_level) {
             set_intx(c, false);
         }
@@ -185,7 +184,7 @@ static void intr_update(E1000EPPCore *c)
         }
         return;
     }
-    update_line(c);
+    update_line(c, mode);
 }
 
 void e1000e_pp_raise(E1000EPPCore *c, uint32_t causes)
@@ -197,11 +196,15 @@ void e1000e_pp_raise(E1000EPPCore *c, uint32_t causes)
 void e1000e_pp_intr_commit(E1000EPPCore *c)
 {
     uint32_t causes = c->irq_raise, fire = c->irq_fire;
-    bool msix = irq_mode(c) == E1000E_PP_IRQ_MSIX;
+    E1000EPPIrqMode mode;
+    bool msix;
 
     if (!c->irq_dirty) {
         return;
     }
+    /* Asked once per commit: the host answers from PCI config space. */
+    mode = irq_mode(c);
+    msix = mode == E1000E_PP_IRQ_MSIX;
     c->irq_raise = c->irq_fire = 0;
     c->irq_dirty = false;
     if (c->power != E1000E_PP_D0) {
@@ -229,7 +232,7 @@ void e1000e_pp_intr_commit(E1000EPPCore *c)
     if (msix && fire) {
         msix_fire(c, fire);
     }
-    intr_update(c);
+    intr_update(c, mode);
 }
 
 void e1000e_pp_throttle_expired(E1000EPPCore *c, E1000EPPTimer timer)

@@ -20,17 +20,24 @@ void e1000e_pp_moderation_reset(E1000EPPCore *c)
     memset(c->delay_armed, 0, sizeof(c->delay_armed));
 }
 
+/* One Rx descriptor written back; a failure is logged, nothing undone. */
+void e1000e_pp_rx_wb_write(E1000EPPCore *c, uint64_t addr, const uint8_t *d,
+                           size_t size)
+{
+    if (!e1000e_pp_dma_write(c, addr, d, size)) {
+        e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, RDH,
+                      "Rx descriptor write-back to 0x%llx failed",
+                      (unsigned long long)addr);
+    }
+}
+
 void e1000e_pp_rx_wb_flush(E1000EPPCore *c)
 {
     E1000EPPRxWriteback *wb = &c->rxwb;
     unsigned i;
 
     for (i = 0; i < wb->count; i++) {
-        if (!e1000e_pp_dma_write(c, wb->addr[i], wb->desc[i], wb->size[i])) {
-            e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, RDH,
-                          "Rx descriptor write-back to 0x%llx failed",
-                          (unsigned long long)wb->addr[i]);
-        }
+        e1000e_pp_rx_wb_write(c, wb->addr[i], wb->desc[i], wb->size[i]);
     }
     wb->count = 0;
 }
@@ -149,12 +156,26 @@ static void wb_flush(E1000EPPCore *c, const DelayPair *p)
     }
 }
 
+/*
+ * A timer whose flag is clear is not running (it is set on every arm and
+ * cleared here, the only place they stop but a MAC reset, which cancels
+ * them all and clears the flags): only running timers are cancelled, so
+ * an immediate write-back (RDTR = 0, the common case) costs the host no
+ * timer calls per frame.
+ */
+static void delay_disarm(E1000EPPCore *c, E1000EPPTimer t)
+{
+    if (*armed(c, t)) {
+        e1000e_pp_disarm(c, t);
+        *armed(c, t) = false;
+    }
+}
+
 static void delay_flush(E1000EPPCore *c, const DelayPair *p)
 {
     wb_flush(c, p);
-    e1000e_pp_disarm(c, p->packet);
-    e1000e_pp_disarm(c, p->absolute);
-    *armed(c, p->packet) = *armed(c, p->absolute) = false;
+    delay_disarm(c, p->packet);
+    delay_disarm(c, p->absolute);
     e1000e_pp_raise(c, p->cause);
 }
 

@@ -116,9 +116,10 @@ void e1000e_pp_rx_parse(E1000EPPCore *c, const uint8_t *f, size_t len,
                         size_t strip_off, E1000EPPRxInfo *info)
 {
     uint32_t rxcsum = REG(c, RXCSUM), mrqc = REG(c, MRQC);
+    bool legacy = e1000e_pp_rx_format(c) == RX_LEGACY;
     /* The hash is only worth computing where a descriptor reports it. */
     bool rss = (mrqc & MRQC_ENABLE_MASK) == 1 && (rxcsum & RXCSUM_PCSD) &&
-               e1000e_pp_rx_format(c) != RX_LEGACY;
+               !legacy;
     size_t l3 = ETH_HLEN, l4, l4len, iphl, pcss = rxcsum & 0xff;
     uint32_t pseudo;
     uint16_t type;
@@ -135,7 +136,7 @@ void e1000e_pp_rx_parse(E1000EPPCore *c, const uint8_t *f, size_t len,
      * host gets it, a stripped VLAN tag excluded (§7.1.7), only where a
      * descriptor carries it: legacy, or extended without PCSD.
      */
-    if (e1000e_pp_rx_format(c) == RX_LEGACY || !(rxcsum & RXCSUM_PCSD)) {
+    if (legacy || !(rxcsum & RXCSUM_PCSD)) {
         uint32_t sum = 0, rest;
         bool odd = false;
 

@@ -130,28 +130,48 @@ unsigned e1000e_pp_rx_descriptors_needed(E1000EPPCore *c, const RxFrame *fr)
     return 1 + (unsigned)((len + per - 1) / per);
 }
 
+/*
+ * Up to this many bytes that span pieces of a frame (a short frame and
+ * its padding, the body and the computed FCS, the two sides of a
+ * stripped VLAN tag) are gathered and written to the guest buffer in one
+ * DMA: a host DMA call costs more than copying a kilobyte or two. Longer
+ * runs go out piece by piece.
+ */
+#define RX_GATHER_MAX   2048
+
 /* DMA n bytes of the frame, starting at byte off, to guest addr. */
 static bool frame_dma(E1000EPPCore *c, const RxFrame *fr, size_t off,
                       uint64_t addr, size_t n)
 {
+    /*
+     * Filled before it is read: kept out of the automatic zeroing QEMU
+     * builds with (-ftrivial-auto-var-init=zero), 2 KiB on every call.
+     */
+    uint8_t gather[RX_GATHER_MAX] __attribute__((uninitialized));
+    size_t have = 0;
     unsigned s;
 
-    for (s = 0; s < fr->nseg && n; s++) {
-        size_t take;
+    for (s = 0; s < fr->nseg && off >= fr->seglen[s]; s++) {
+        off -= fr->seglen[s];
+    }
+    if (s < fr->nseg && n <= fr->seglen[s] - off) {
+        return e1000e_pp_dma_write(c, addr, fr->seg[s] + off, n);
+    }
+    for (; s < fr->nseg && n; s++) {
+        size_t take = fr->seglen[s] - off < n ? fr->seglen[s] - off : n;
 
-        if (off >= fr->seglen[s]) {
-            off -= fr->seglen[s];
-            continue;
-        }
-        take = fr->seglen[s] - off < n ? fr->seglen[s] - off : n;
-        if (!e1000e_pp_dma_write(c, addr, fr->seg[s] + off, take)) {
+        if (n + have <= sizeof(gather)) {
+            memcpy(gather + have, fr->seg[s] + off, take);
+            have += take;
+        } else if (!e1000e_pp_dma_write(c, addr, fr->seg[s] + off, take)) {
             return false;
+        } else {
+            addr += take;
         }
-        addr += take;
         n -= take;
         off = 0;
     }
-    return true;
+    return !have || e1000e_pp_dma_write(c, addr, gather, have);
 }
 
 /*
@@ -215,8 +235,13 @@ static void wb_legacy(uint8_t *d, size_t len, bool eop, const RxFrame *fr)
     put_le16(d + 14, eop && fr->info.vp ? fr->info.vlan : 0);
 }
 
-/* Legacy and extended: ceil(len / bufsize) descriptors, EOP on the last. */
-static bool fill_chained(E1000EPPCore *c, RxFormat f, const RxFrame *fr)
+/*
+ * Legacy and extended: ceil(len / bufsize) descriptors, EOP on the last.
+ * direct: the write-back goes out at once instead of through the held
+ * queue (a one-descriptor frame that would be flushed right away).
+ */
+static bool fill_chained(E1000EPPCore *c, RxFormat f, const RxFrame *fr,
+                         bool direct)
 {
     size_t bsize = e1000e_pp_rx_buf_size(c), done = 0;
     uint8_t d[16];
@@ -235,7 +260,11 @@ static bool fill_chained(E1000EPPCore *c, RxFormat f, const RxFrame *fr)
         } else {
             wb_extended(c, d, chunk, eop, fr);
         }
-        e1000e_pp_rx_wb_queue(c, daddr, d, 16);
+        if (direct) {
+            e1000e_pp_rx_wb_write(c, daddr, d, 16);
+        } else {
+            e1000e_pp_rx_wb_queue(c, daddr, d, 16);
+        }
         ring_advance(c, f);
         done += chunk;
     }
@@ -302,9 +331,11 @@ static bool fill_split(E1000EPPCore *c, const RxFrame *fr)
 static void check_min_threshold(E1000EPPCore *c, RxFormat f)
 {
     unsigned rdmts = (REG(c, RCTL) & RCTL_RDMTS_MASK) >> RCTL_RDMTS_SHIFT;
-    uint32_t n = ring_units(c) / desc_units(f);
-
-    bool low = rdmts < 3 && e1000e_pp_rx_ring_free(c) <= (n >> (rdmts + 1));
+    uint32_t units = ring_units(c), h = REG(c, RDH), t = REG(c, RDT);
+    uint32_t n = units / desc_units(f);
+    /* The frame was just placed: RDH and RDT are descriptors of the ring. */
+    uint32_t free = (t >= h ? t - h : units - h + t) / desc_units(f);
+    bool low = rdmts < 3 && free <= (n >> (rdmts + 1));
 
     /* RXDMT0 when free descriptors fall to 1/2, 1/4 or 1/8 (RCTL.RDMTS). */
     if (low && !c->rxdmt_low) {
@@ -325,23 +356,30 @@ bool e1000e_pp_rx_ring_put(E1000EPPCore *c, const RxFrame *fr,
     RxFormat f = e1000e_pp_rx_format(c);
     unsigned before, threshold;
     uint32_t rdh = REG(c, RDH);
-    bool ok;
+    bool ok, direct;
 
     /* Flush first so a failure below can drop just this frame's entries. */
     if (c->rxwb.count + needed > E1000E_PP_WB_MAX) {
         e1000e_pp_rx_wb_flush(c);
     }
     before = c->rxwb.count;
-    ok = f == RX_SPLIT ? fill_split(c, fr) : fill_chained(c, f, fr);
+    threshold = wb_threshold(c, f);
+    /*
+     * A one-descriptor frame with nothing held, that the test below would
+     * flush at once: its write-back skips the queue (its data is already
+     * in the buffer when the descriptor is written, as with the queue).
+     */
+    direct = needed == 1 && !before &&
+             (threshold <= 1 || !(REG(c, RDTR) & 0xffff));
+    ok = f == RX_SPLIT ? fill_split(c, fr) : fill_chained(c, f, fr, direct);
     if (!ok) {
         /* Nothing of this frame is reported done; the head goes back. */
         c->rxwb.count = before;
         REG(c, RDH) = rdh;
         return false;
     }
-    threshold = wb_threshold(c, f);
-    if (threshold <= 1 || c->rxwb.count >= threshold ||
-        !(REG(c, RDTR) & 0xffff)) {
+    if (!direct && (threshold <= 1 || c->rxwb.count >= threshold ||
+                    !(REG(c, RDTR) & 0xffff))) {
         e1000e_pp_rx_wb_flush(c);
     }
     check_min_threshold(c, f);
