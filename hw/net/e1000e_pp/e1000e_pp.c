@@ -49,20 +49,29 @@
 
 /* ---- platform callbacks: one-liners onto QEMU ---- */
 
+/*
+ * The PCI function behind the platform's opaque pointer: its first
+ * member, so no checked QOM cast on the per-frame paths.
+ */
+static inline PCIDevice *plat_pci(void *opaque)
+{
+    return &((E1000EPPState *)opaque)->parent_obj;
+}
+
 static int plat_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
 {
-    return pci_dma_read(PCI_DEVICE(opaque), addr, buf, len) != MEMTX_OK;
+    return pci_dma_read(plat_pci(opaque), addr, buf, len) != MEMTX_OK;
 }
 
 static int plat_dma_write(void *opaque, uint64_t addr, const void *buf,
                           size_t len)
 {
-    return pci_dma_write(PCI_DEVICE(opaque), addr, buf, len) != MEMTX_OK;
+    return pci_dma_write(plat_pci(opaque), addr, buf, len) != MEMTX_OK;
 }
 
 static E1000EPPIrqMode plat_irq_mode(void *opaque)
 {
-    PCIDevice *d = PCI_DEVICE(opaque);
+    PCIDevice *d = plat_pci(opaque);
 
     return msix_enabled(d) ? E1000E_PP_IRQ_MSIX :
            msi_enabled(d) ? E1000E_PP_IRQ_MSI : E1000E_PP_IRQ_INTX;
@@ -70,12 +79,12 @@ static E1000EPPIrqMode plat_irq_mode(void *opaque)
 
 static void plat_set_intx(void *opaque, int level)
 {
-    pci_set_irq(PCI_DEVICE(opaque), level);
+    pci_set_irq(plat_pci(opaque), level);
 }
 
 static void plat_notify(void *opaque, unsigned vector)
 {
-    PCIDevice *d = PCI_DEVICE(opaque);
+    PCIDevice *d = plat_pci(opaque);
 
     if (msix_enabled(d)) {
         msix_notify(d, vector);
@@ -166,7 +175,7 @@ static void plat_trace_event(void *opaque, const char *what, uint32_t reg,
 /* QEMU sends no PME message: the guest finds PME_Status by polling. */
 static void plat_pme(void *opaque)
 {
-    PCIDevice *d = PCI_DEVICE(opaque);
+    PCIDevice *d = plat_pci(opaque);
 
     pci_word_test_and_set_mask(d->config + CAP_PM + PCI_PM_CTRL,
                                PCI_PM_CTRL_PME_STATUS);
