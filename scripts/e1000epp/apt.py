@@ -56,6 +56,8 @@ PACKAGES = [
     "libmnl0",
     # peer, agent and tests
     "libpcap-dev", "tcpdump", "python3-pytest",
+    # the coverage-guided fuzzer of the core (libFuzzer, ASan, UBSan)
+    "clang", "libclang-rt-14-dev",
 ]
 
 

@@ -85,6 +85,14 @@ def _bench_args(p):
     txbench.add_bench_arguments(p)
 
 
+def _fuzz_args(p):
+    p.add_argument("--minutes", type=argtypes.positive_int, default=10,
+                   metavar="N", help="how long to fuzz (default: 10)")
+    p.add_argument("--minimize", metavar="FILE",
+                   help="only minimise this crashing input into "
+                   "tests/fuzz/regressions")
+
+
 def _report_args(p):
     from . import rxbench
     rxbench.add_report_arguments(p)
@@ -116,6 +124,11 @@ def _do_bench(args):
     if args.only != "rx":
         rc = txbench.bench(args) or rc
     return rc
+
+
+def _do_fuzz(args):
+    from . import fuzz
+    return fuzz.run(args.minutes, args.minimize)
 
 
 def _do_report(args):
@@ -156,6 +169,10 @@ COMMANDS = [
             "the model: pieces, truesize and density per MTU for the stock "
             "and page-pool designs, DMA calls per packet", _report_args,
             _do_report, SETUP_NO_GUEST),
+    Command("fuzz", "coverage-guided fuzzing of the device core for N "
+            "minutes: new coverage is kept in tests/fuzz/corpus, crashes "
+            "are minimised into tests/fuzz/regressions", _fuzz_args,
+            _do_fuzz, SETUP_NO_GUEST),
 ]
 
 

@@ -22,7 +22,7 @@ def usage_error(capsys, *argv):
 @pytest.mark.parametrize("command, setup", [
     ("test", cli.SETUP_ALL), ("run", cli.SETUP_ALL),
     ("bench", cli.SETUP_NO_GUEST), ("report", cli.SETUP_NO_GUEST),
-    ("setup", None)])
+    ("fuzz", cli.SETUP_NO_GUEST), ("setup", None)])
 def test_setup_decided_per_command(command, setup):
     a = parse(command)
     assert a.setup == setup
@@ -34,7 +34,8 @@ def test_setup_decided_per_command(command, setup):
 
 def test_every_command_is_in_the_table():
     names = [c.name for c in cli.COMMANDS]
-    assert names == ["setup", "qemu", "test", "run", "bench", "report"]
+    assert names == ["setup", "qemu", "test", "run", "bench", "report",
+                     "fuzz"]
     for c in cli.COMMANDS:
         if c.name != "qemu":
             assert parse(c.name).run is c.run
