@@ -308,8 +308,8 @@ static void note_fetch(Harness *h, uint64_t addr, const uint8_t *d,
     }
 }
 
-/* A write that is not a descriptor write-back: Rx packet data. */
-static void check_data(Harness *h, uint64_t addr, size_t len)
+/* Does [addr, addr + len) lie inside a buffer of a fetched descriptor? */
+static bool in_buffer(Harness *h, uint64_t addr, size_t len)
 {
     unsigned i, b;
 
@@ -322,19 +322,32 @@ static void check_data(Harness *h, uint64_t addr, size_t len)
         for (b = 0; b < u->nbufs; b++) {
             if (addr >= u->buf[b] && len <= u->size[b] &&
                 addr - u->buf[b] <= u->size[b] - len) {
-                return;
+                return true;
             }
         }
     }
-    violation("packet data written outside every posted buffer", addr, len);
+    return false;
+}
+
+/* A write that is not a descriptor write-back: Rx packet data. */
+static void check_data(Harness *h, uint64_t addr, size_t len)
+{
+    if (!in_buffer(h, addr, len)) {
+        violation("packet data written outside every posted buffer", addr,
+                  len);
+    }
 }
 
 static void note_write(Harness *h, uint64_t addr, size_t len)
 {
     Unit *u;
 
+    /*
+     * A buffer may lie over descriptors (its own, even): a write inside a
+     * fetched buffer counts as data, since data lands before write-back.
+     */
     if (addr < GUEST_MEM && addr % 16 == 0 && (len == 16 || len == 32) &&
-        h->units[addr / 16].rx_fetches) {
+        h->units[addr / 16].rx_fetches && !in_buffer(h, addr, len)) {
         /* An Rx write-back: one per fetch, of a descriptor handed over. */
         u = &h->units[addr / 16];
         if (!u->rx_posted) {
@@ -365,11 +378,6 @@ static void note_write(Harness *h, uint64_t addr, size_t len)
     }
     if (addr % 16 == 12 && len == 1) {
         violation("Tx status written back without a fetch", addr, len);
-    }
-    if (addr % 16 == 0 && (len == 16 || len == 32)) {
-        /* Could be data of exactly a descriptor's size: check it so. */
-        check_data(h, addr, len);
-        return;
     }
     check_data(h, addr, len);
 }
