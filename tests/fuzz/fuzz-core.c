@@ -28,52 +28,17 @@
  * BAR0_DMA (DMA aimed at the device's own registers must be refused, not
  * re-enter it); anything else fails like an unmapped address.
  *
- * Invariants (any break aborts with a message, which libFuzzer keeps):
- *  - every packet-data DMA write lies inside the buffer of a descriptor
- *    the device fetched and has not yet written back, within the buffer
- *    size RCTL/PSRCTL gave when it was fetched;
- *  - a descriptor is written back only after it was fetched, and not
- *    more often than it was fetched;
- *  - a descriptor is fetched only between head and tail (handed over);
- *  - each offered frame ends in exactly one place (delivered, one
- *    counted drop, or the packet buffer), and the drop counters the
- *    guest sees (MPC, ROC, RUC) and GPRC move with it;
- *  - no statistics register moves backwards until the guest reads it
- *    (or a reset clears them).
+ *
+ * The shadow of guest memory and the invariants checked against it are
+ * in fuzz-shadow.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "fuzz-shadow.h"
 
-#define GUEST_MEM       (256u << 10)
-#define UNITS           (GUEST_MEM / 16)
-#define BAR0_DMA        0x100000ull
-#define BAR0_BYTES      0x20000u
 #define MAX_OPS         4096
-#define MAX_FRAMES      256     /* per input: keeps one run short */
-
-/* Register offsets (82574L datasheet §10.2), written out here. */
-#define O_CTRL      0x00000
-#define O_RCTL      0x00100
-#define O_PSRCTL    0x02170
-#define O_RDBAL     0x02800
-#define O_RDBAH     0x02804
-#define O_RDLEN     0x02808
-#define O_RDH       0x02810
-#define O_RDT       0x02818
-#define O_TDBAL     0x03800
-#define O_TDBAH     0x03804
-#define O_TDLEN     0x03808
-#define O_TDH       0x03810
-#define O_TDT       0x03818
-#define O_STATS     0x04000
-#define O_STATS_END 0x04100
-#define O_MPC       0x04010
-#define O_GPRC      0x04074
-#define O_RUC       0x040a4
-#define O_ROC       0x040ac
 
 static const uint32_t hot_regs[] = {
     0x00000, 0x00004, 0x00008, 0x00010, 0x00014, 0x00018, 0x00020,
@@ -118,312 +83,6 @@ static uint32_t get32(Input *in)
     return lo | get16(in) << 16;
 }
 
-/* What the shadow knows of one 16-byte unit of guest memory. */
-typedef struct Unit {
-    uint16_t rx_fetches;     /* Rx fetches not yet matched by a write-back */
-    uint16_t tx_fetches;
-    uint8_t nbufs;           /* buffers an Rx fetch of this unit gave */
-    bool listed;             /* in Harness.armed */
-    bool rx_posted, tx_posted;   /* handed over by a tail, not yet back */
-    uint64_t buf[4];
-    uint32_t size[4];
-} Unit;
-
-typedef struct Harness {
-    E1000EPPCore *core;
-    uint8_t *mem;
-    Unit *units;
-    int64_t now;
-    int64_t timers[E1000E_PP_TIMER_COUNT];
-    E1000EPPIrqMode mode;
-    uint32_t *armed;         /* units with Rx fetches outstanding */
-    unsigned narmed;
-    uint32_t stats[(O_STATS_END - O_STATS) / 4];
-    E1000EPPRxCounters rxstat;
-    unsigned queued;
-    unsigned frames;         /* offered so far in this run */
-} Harness;
-
-static void violation(const char *what, unsigned long long a,
-                      unsigned long long b)
-{
-    fprintf(stderr, "INVARIANT BROKEN: %s (0x%llx, 0x%llx)\n", what, a, b);
-    abort();
-}
-
-static uint32_t reg(Harness *h, uint32_t off)
-{
-    /* The register file as the guest would read it, without side effects. */
-    return h->core->regs[off / 4];
-}
-
-static uint64_t ring_base(Harness *h, uint32_t bal, uint32_t bah)
-{
-    return ((uint64_t)reg(h, bah) << 32 | reg(h, bal)) & ~15ull;
-}
-
-/* Is addr inside a ring as its registers now describe it? */
-static bool in_ring(Harness *h, uint64_t addr, uint32_t bal)
-{
-    uint64_t base = ring_base(h, bal, bal + 4);
-    uint32_t n = reg(h, bal + 8) & 0xfff80;
-
-    return addr >= base && addr - base < n;
-}
-
-/*
- * The guest hands descriptors over by moving the tail: mark the units
- * from head to tail of a ring at the geometry given, values as the
- * registers hold them (16-byte units in every format).
- */
-static void post_ring(Harness *h, bool tx, uint64_t base, uint32_t len,
-                      uint32_t head, uint32_t tail)
-{
-    uint32_t n = (len & 0xfff80) / 16, i;
-
-    head &= 0xffff;
-    tail &= 0xffff;
-    if (!n || head >= n || tail >= n) {
-        return;
-    }
-    for (i = head; i != tail; i = (i + 1) % n) {
-        uint64_t a = base + (uint64_t)i * 16;
-
-        if (a < GUEST_MEM) {
-            if (tx) {
-                h->units[a / 16].tx_posted = true;
-            } else {
-                h->units[a / 16].rx_posted = true;
-            }
-        }
-    }
-}
-
-/* What the ring registers hand over once `off` holds `val`. */
-static void post(Harness *h, uint32_t off, uint32_t val)
-{
-    uint32_t bal = off >= O_TDBAL && off <= O_TDT ? O_TDBAL : O_RDBAL;
-    uint32_t r[5], i;
-
-    if (!(off >= O_RDBAL && off <= O_RDT) &&
-        !(off >= O_TDBAL && off <= O_TDT)) {
-        off = ~0u;          /* nothing changes: post what the registers say */
-    }
-    for (i = 0; i < 5; i++) {
-        uint32_t o = bal + (i < 3 ? 4 * i : 0x10 + 8 * (i - 3));
-
-        r[i] = o == off ? val : reg(h, o);
-    }
-    post_ring(h, bal == O_TDBAL, ((uint64_t)r[1] << 32 | r[0]) & ~15ull,
-              r[2], r[3], r[4]);
-    if (off == ~0u && bal == O_RDBAL) {
-        post(h, O_TDBAL, reg(h, O_TDBAL));
-    }
-}
-
-/* §10.2.5.1: RCTL.BSIZE/BSEX, or FLXBUF in KB when nonzero. */
-static uint32_t rx_bsize(uint32_t rctl)
-{
-    static const uint32_t plain[4] = { 2048, 1024, 512, 256 };
-    static const uint32_t ext[4] = { 2048, 16384, 8192, 4096 };
-    unsigned bs = (rctl >> 16) & 3, flx = (rctl >> 27) & 15;
-
-    if (flx) {
-        return flx * 1024;
-    }
-    return rctl & (1u << 25) ? ext[bs] : plain[bs];
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    int i;
-
-    for (i = 7; i >= 0; i--) {
-        v = v << 8 | p[i];
-    }
-    return v;
-}
-
-/* Remember a unit with Rx fetches outstanding (dropping settled ones). */
-static void arm(Harness *h, uint32_t unit)
-{
-    if (h->narmed == UNITS) {
-        unsigned i, n = 0;
-
-        for (i = 0; i < UNITS; i++) {
-            if (h->units[h->armed[i]].rx_fetches) {
-                h->armed[n++] = h->armed[i];
-            } else {
-                h->units[h->armed[i]].listed = false;
-            }
-        }
-        h->narmed = n;
-    }
-    if (!h->units[unit].listed) {
-        h->units[unit].listed = true;
-        h->armed[h->narmed++] = unit;
-    }
-}
-
-static void note_fetch(Harness *h, uint64_t addr, const uint8_t *d,
-                       size_t len)
-{
-    Unit *u;
-
-    if (addr % 16 || (len != 16 && len != 32) || addr >= GUEST_MEM) {
-        return;             /* Tx packet data, not a descriptor */
-    }
-    u = &h->units[addr / 16];
-    /* Only Rx reads 32 bytes at once; a read may be both rings' (overlap). */
-    if (len == 32 || in_ring(h, addr, O_RDBAL)) {
-        uint32_t rctl = reg(h, O_RCTL), ps = reg(h, O_PSRCTL);
-
-        if (!u->rx_fetches++) {
-            arm(h, addr / 16);
-        }
-        if (len == 32) {
-            int i;
-
-            /* §7.1.5: four buffers, sizes from PSRCTL.BSIZE0..3. */
-            u->nbufs = 4;
-            u->size[0] = (ps & 0x7f) * 128;
-            for (i = 1; i < 4; i++) {
-                u->size[i] = ((ps >> (8 * i)) & 0x3f) * 1024;
-            }
-            for (i = 0; i < 4; i++) {
-                u->buf[i] = le64(d + 8 * i);
-            }
-            if (addr + 16 < GUEST_MEM) {
-                h->units[addr / 16 + 1].rx_fetches++;
-            }
-        } else {
-            u->nbufs = 1;
-            u->buf[0] = le64(d);
-            u->size[0] = rx_bsize(rctl);
-        }
-    }
-    if (len == 16 && in_ring(h, addr, O_TDBAL)) {
-        u->tx_fetches++;
-    }
-}
-
-/* Does [addr, addr + len) lie inside a buffer of a fetched descriptor? */
-static bool in_buffer(Harness *h, uint64_t addr, size_t len)
-{
-    unsigned i, b;
-
-    for (i = 0; i < h->narmed; i++) {
-        Unit *u = &h->units[h->armed[i]];
-
-        if (!u->rx_fetches) {
-            continue;
-        }
-        for (b = 0; b < u->nbufs; b++) {
-            if (addr >= u->buf[b] && len <= u->size[b] &&
-                addr - u->buf[b] <= u->size[b] - len) {
-                return true;
-            }
-        }
-    }
-    return false;
-}
-
-/* A write that is not a descriptor write-back: Rx packet data. */
-static void check_data(Harness *h, uint64_t addr, size_t len)
-{
-    if (!in_buffer(h, addr, len)) {
-        violation("packet data written outside every posted buffer", addr,
-                  len);
-    }
-}
-
-static void note_write(Harness *h, uint64_t addr, size_t len)
-{
-    Unit *u;
-
-    /*
-     * A buffer may lie over descriptors (its own, even): a write inside a
-     * fetched buffer counts as data, since data lands before write-back.
-     */
-    if (addr < GUEST_MEM && addr % 16 == 0 && (len == 16 || len == 32) &&
-        h->units[addr / 16].rx_fetches && !in_buffer(h, addr, len)) {
-        /* An Rx write-back: one per fetch, of a descriptor handed over. */
-        u = &h->units[addr / 16];
-        if (!u->rx_posted) {
-            violation("Rx descriptor written back before it was handed over",
-                      addr, len);
-        }
-        u->rx_posted = false;
-        u->rx_fetches--;
-        if (len == 32) {
-            if (!h->units[addr / 16 + 1].rx_fetches) {
-                violation("Rx write-back past its fetch", addr, len);
-            }
-            h->units[addr / 16 + 1].rx_fetches--;
-            h->units[addr / 16 + 1].rx_posted = false;
-        }
-        return;
-    }
-    if (addr < GUEST_MEM && addr % 16 == 12 && len == 1 &&
-        h->units[addr / 16].tx_fetches) {
-        u = &h->units[addr / 16];
-        if (!u->tx_posted) {
-            violation("Tx descriptor written back before it was handed over",
-                      addr, len);
-        }
-        u->tx_posted = false;
-        u->tx_fetches--;            /* Tx status write-back */
-        return;
-    }
-    if (addr % 16 == 12 && len == 1) {
-        violation("Tx status written back without a fetch", addr, len);
-    }
-    check_data(h, addr, len);
-}
-
-static int h_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
-{
-    Harness *h = opaque;
-
-    if (addr >= BAR0_DMA && addr - BAR0_DMA < BAR0_BYTES) {
-        /* Must be refused by the core (a nested access). */
-        uint32_t v = e1000e_pp_read(h->core, (uint32_t)(addr - BAR0_DMA) & ~3u);
-        size_t i;
-
-        for (i = 0; i < len; i++) {
-            ((uint8_t *)buf)[i] = (uint8_t)(v >> (8 * (i % 4)));
-        }
-        return 0;
-    }
-    if (addr >= GUEST_MEM || len > GUEST_MEM - addr) {
-        return -1;
-    }
-    memcpy(buf, h->mem + addr, len);
-    note_fetch(h, addr, buf, len);
-    return 0;
-}
-
-static int h_dma_write(void *opaque, uint64_t addr, const void *buf,
-                       size_t len)
-{
-    Harness *h = opaque;
-
-    if (addr >= BAR0_DMA && addr - BAR0_DMA < BAR0_BYTES) {
-        uint32_t v = 0;
-
-        memcpy(&v, buf, len < 4 ? len : 4);
-        e1000e_pp_write(h->core, (uint32_t)(addr - BAR0_DMA) & ~3u, v);
-        return 0;
-    }
-    if (addr >= GUEST_MEM || len > GUEST_MEM - addr) {
-        return -1;
-    }
-    note_write(h, addr, len);
-    memcpy(h->mem + addr, buf, len);
-    return 0;
-}
-
 static E1000EPPIrqMode h_irq_mode(void *opaque)
 {
     return ((Harness *)opaque)->mode;
@@ -436,14 +95,14 @@ static void h_set_intx(void *opaque, int level)
 static void h_notify(void *opaque, unsigned vector)
 {
     if (vector >= E1000E_PP_MSIX_VECTORS) {
-        violation("MSI-X vector out of range", vector, 0);
+        shadow_violation("MSI-X vector out of range", vector, 0);
     }
 }
 
 static void h_send(void *opaque, const uint8_t *frame, size_t len)
 {
     if (len > E1000E_PP_TX_BUF_BYTES) {
-        violation("frame longer than the Tx buffer", len, 0);
+        shadow_violation("frame longer than the Tx buffer", len, 0);
     }
 }
 
@@ -474,8 +133,8 @@ static void h_log(void *opaque, E1000EPPLog kind, const char *msg)
 }
 
 static const E1000EPPPlatform platform = {
-    .dma_read = h_dma_read,
-    .dma_write = h_dma_write,
+    .dma_read = shadow_dma_read,
+    .dma_write = shadow_dma_write,
     .irq_mode = h_irq_mode,
     .set_intx = h_set_intx,
     .notify = h_notify,
@@ -505,7 +164,8 @@ static void step_time(Harness *h, int64_t ns)
             break;
         }
         if (++fired > 100000) {
-            violation("timers keep firing without time passing", next, 0);
+            shadow_violation("timers keep firing without time passing",
+                             next, 0);
         }
         if (h->timers[next] > h->now) {
             h->now = h->timers[next];
@@ -569,98 +229,6 @@ static void make_frame(Harness *h, uint8_t *f, size_t len, unsigned dst,
     }
 }
 
-static uint64_t bucket_sum(const E1000EPPRxCounters *s, unsigned queued)
-{
-    return s->delivered + s->missed + s->filtered + s->oversize +
-           s->undersize + s->not_ready + s->dma_error + s->flushed + queued;
-}
-
-/* One frame offered; it must end in exactly one place. */
-static void offer(Harness *h, const uint8_t *f, size_t len)
-{
-    E1000EPPCore *c = h->core;
-    E1000EPPRxCounters before = c->rxstat;
-    unsigned q = c->pktbuf.count;
-    bool took;
-
-    if (h->frames++ >= MAX_FRAMES) {
-        return;
-    }
-    took = e1000e_pp_receive(c, f, len);
-    uint64_t offered = c->rxstat.offered - before.offered;
-
-    /* More than one only when looped-back frames joined it. */
-    if (took ? offered < 1 : offered != 0) {
-        violation("a frame offered once was counted otherwise", offered,
-                  took);
-    }
-    if (bucket_sum(&c->rxstat, c->pktbuf.count) - bucket_sum(&before, q) !=
-        offered) {
-        violation("a frame did not end in exactly one place", len, offered);
-    }
-}
-
-/* Frames refused before the MAC took them in (GPRC does not count them). */
-static uint64_t refused(const E1000EPPRxCounters *s)
-{
-    return s->missed + s->filtered + s->oversize + s->undersize +
-           s->not_ready;
-}
-
-static void snapshot_stats(Harness *h)
-{
-    memcpy(h->stats, &h->core->regs[O_STATS / 4], sizeof(h->stats));
-    h->rxstat = h->core->rxstat;
-    h->queued = h->core->pktbuf.count;
-}
-
-static uint32_t stat_delta(Harness *h, uint32_t off)
-{
-    return h->core->regs[off / 4] - h->stats[(off - O_STATS) / 4];
-}
-
-/*
- * Statistics only grow, unless the guest read them or a reset ran; and
- * the counters the guest sees move with the frames' fates: MPC with the
- * missed, ROC/RUC with the length drops, GPRC with every frame taken in.
- */
-static void check_stats(Harness *h)
-{
-    E1000EPPRxCounters *now = &h->core->rxstat, *was = &h->rxstat;
-    bool saturated = false;
-    unsigned i;
-
-    for (i = 0; i < sizeof(h->stats) / 4; i++) {
-        if (h->core->regs[O_STATS / 4 + i] < h->stats[i]) {
-            violation("a statistics register moved backwards",
-                      O_STATS + 4 * i, h->stats[i]);
-        }
-        saturated |= h->stats[i] == 0xffffffffu;
-    }
-    if (saturated) {
-        return;             /* the deltas below mean nothing then */
-    }
-    if (bucket_sum(now, h->core->pktbuf.count) - bucket_sum(was, h->queued) !=
-        now->offered - was->offered) {
-        violation("frames offered and their fates disagree", now->offered,
-                  bucket_sum(now, h->core->pktbuf.count));
-    }
-    if (stat_delta(h, O_MPC) != now->missed - was->missed) {
-        violation("MPC and the missed frames disagree",
-                  stat_delta(h, O_MPC), now->missed - was->missed);
-    }
-    if (stat_delta(h, O_ROC) != now->oversize - was->oversize ||
-        stat_delta(h, O_RUC) != now->undersize - was->undersize) {
-        violation("ROC/RUC and the length drops disagree",
-                  stat_delta(h, O_ROC), stat_delta(h, O_RUC));
-    }
-    if (stat_delta(h, O_GPRC) != (now->offered - refused(now)) -
-                                 (was->offered - refused(was))) {
-        violation("GPRC and the frames taken in disagree",
-                  stat_delta(h, O_GPRC), now->offered - was->offered);
-    }
-}
-
 static bool resets(uint32_t off, uint32_t val)
 {
     /* CTRL.RST (26) and CTRL.DEV_RST (29), or writes to the counters. */
@@ -685,7 +253,7 @@ static void run(Harness *h, Input *in)
             off = pick_reg(in);
             val = get32(in);
             may_clear = resets(off, val);
-            post(h, off, val);
+            shadow_post(h, off, val);
             e1000e_pp_write(c, off, val);
             break;
         case 1:
@@ -702,7 +270,7 @@ static void run(Harness *h, Input *in)
                 rest[i] = get8(in);
             }
             /* The descriptor slot, at the ring base the guest programmed. */
-            off = (reg(h, bal) & ~15u) + slot * 16 * (kind & 4 ? 2 : 1) +
+            off = (shadow_reg(h, bal) & ~15u) + slot * 16 * (kind & 4 ? 2 : 1) +
                   (kind & 4 && ring & 2 ? 16 : 0);
             if (off < GUEST_MEM - 16) {
                 for (i = 0; i < 8; i++) {
@@ -742,7 +310,7 @@ static void run(Harness *h, Input *in)
                     }
                 }
             }
-            offer(h, frame, len);
+            shadow_offer(h, frame, len);
             break;
         }
         case 5: {
@@ -770,7 +338,7 @@ static void run(Harness *h, Input *in)
                 off = get8(in) & 4;
                 val = get32(in);
                 if (off) {
-                    post(h, c->ioaddr & 0x1fffc, val);  /* IODATA */
+                    shadow_post(h, c->ioaddr & 0x1fffc, val);  /* IODATA */
                 }
                 e1000e_pp_io_write(c, off, val);
             } else {
@@ -785,7 +353,7 @@ static void run(Harness *h, Input *in)
         case 12:
             off = get8(in) & 1 ? O_TDT : O_RDT;
             val = get16(in);
-            post(h, off, val);
+            shadow_post(h, off, val);
             e1000e_pp_write(c, off, val);
             break;
         default: {
@@ -795,18 +363,19 @@ static void run(Harness *h, Input *in)
             dst = get8(in);
             for (i = 0; i < n; i++) {
                 make_frame(h, frame, len, dst, i);
-                offer(h, frame, len);
+                shadow_offer(h, frame, len);
             }
             break;
         }
         }
         if (!may_clear) {
-            check_stats(h);
+            shadow_check_stats(h);
         }
-        post(h, ~0u, 0);
-        snapshot_stats(h);
+        shadow_post(h, ~0u, 0);
+        shadow_snapshot(h);
         if (c->depth != 0) {
-            violation("an entry point returned inside another", c->depth, op);
+            shadow_violation("an entry point returned inside another",
+                             c->depth, op);
         }
     }
 }
@@ -844,7 +413,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     e1000e_pp_core_init(h.core, &platform, &h, &cfg);
     e1000e_pp_bus_master(h.core, true);
-    snapshot_stats(&h);
+    shadow_snapshot(&h);
     run(&h, &in);
     return 0;
 }
