@@ -392,8 +392,32 @@ def test_qtest_device_missing_everything_skipped_fails(qtest_build):
     script(qtest_build / "e1000e-pp-rx-test", SKIPS_ALL)
     res = testrun.run_qtest()
     assert counts(res) == (0, 2, 4, 2)
-    assert res.notes == ["e1000e-pp-test: all 2 test(s) skipped",
-                         "e1000e-pp-rx-test: all 2 test(s) skipped"]
+    assert res.notes == [
+        "e1000e-pp-test: all 2 test(s) skipped, 2 skipped as device not "
+        "built into this QEMU binary (/x86_64/e1000e-pp/a, ...)",
+        "e1000e-pp-rx-test: all 2 test(s) skipped, 2 skipped as device "
+        "not built into this QEMU binary (/x86_64/e1000e-pp/a, ...)"]
+
+
+ONE_MODEL_MISSING = """
+    names = ["/x86_64/e1000e-pp/a", "/x86_64/e1000e/a"]
+    if sys.argv[1:] == ["-l"]:
+        print("\\n".join(names))
+        sys.exit(0)
+    print("1..2")
+    print("ok 1 /x86_64/e1000e-pp/a # SKIP device not built into this "
+          "QEMU binary")
+    print("ok 2 /x86_64/e1000e/a")
+"""
+
+
+def test_qtest_model_missing_fails_though_stock_passes(qtest_build):
+    script(qtest_build / "e1000e-pp-test", ONE_MODEL_MISSING)
+    script(qtest_build / "e1000e-pp-rx-test", GLIB_LIKE)
+    res = testrun.run_qtest()
+    assert counts(res) == (5, 1, 1, 1)
+    assert res.note == ("e1000e-pp-test: 1 skipped as device not built "
+                        "into this QEMU binary (/x86_64/e1000e-pp/a)")
 
 
 def test_qtest_binary_with_no_scenario_fails(qtest_build):
