@@ -88,6 +88,9 @@ def _bench_args(p):
 def _fuzz_args(p):
     p.add_argument("--minutes", type=argtypes.positive_int, default=10,
                    metavar="N", help="how long to fuzz (default: 10)")
+    p.add_argument("--keep-corpus", action="store_true",
+                   help="merge the inputs that reach new coverage into "
+                   "tests/fuzz/corpus (to commit)")
     p.add_argument("--minimize", metavar="FILE",
                    help="only minimise this crashing input into "
                    "tests/fuzz/regressions")
@@ -128,7 +131,7 @@ def _do_bench(args):
 
 def _do_fuzz(args):
     from . import fuzz
-    return fuzz.run(args.minutes, args.minimize)
+    return fuzz.run(args.minutes, args.minimize, args.keep_corpus)
 
 
 def _do_report(args):
@@ -170,7 +173,7 @@ COMMANDS = [
             "and page-pool designs, DMA calls per packet", _report_args,
             _do_report, SETUP_NO_GUEST),
     Command("fuzz", "coverage-guided fuzzing of the device core for N "
-            "minutes: new coverage is kept in tests/fuzz/corpus, crashes "
+            "minutes: new inputs are kept in build/fuzz/corpus, crashes "
             "are minimised into tests/fuzz/regressions", _fuzz_args,
             _do_fuzz, SETUP_NO_GUEST),
 ]

@@ -2,13 +2,15 @@
 """`fuzz`: the long coverage-guided run of the core (tests/fuzz).
 
     ./e1000e-pp fuzz --minutes 30        fuzz, keep what is new, minimise
+    ./e1000e-pp fuzz --keep-corpus       ... and merge it into the seeds
     ./e1000e-pp fuzz --minimize FILE     one crashing input -> regression
 
 The run starts from the committed seeds and regressions plus the working
-corpus of earlier runs (build/fuzz/corpus).  Afterwards the inputs that
-reach new coverage are merged into tests/fuzz/corpus (commit them), and
-every crash is minimised into tests/fuzz/regressions/, which the unit
-suite replays.
+corpus of earlier runs (build/fuzz/corpus), where new inputs stay for
+the next run.  With --keep-corpus the inputs that reach new coverage are
+merged into tests/fuzz/corpus (commit them; hundreds after a long run,
+so only now and then).  Every crash is minimised into
+tests/fuzz/regressions/, which the unit suite replays.
 """
 
 import hashlib
@@ -81,7 +83,7 @@ def minimize(fuzzer, crash, name=None, seconds=60):
     return out
 
 
-def run(minutes, minimize_file=None):
+def run(minutes, minimize_file=None, keep_corpus=False):
     fuzzer = _fuzzer()
     if minimize_file:
         if not os.path.isfile(minimize_file):
@@ -125,15 +127,19 @@ def run(minutes, minimize_file=None):
         print("[fuzz] %.0f s: %d executions, %d edges, %d features, "
               "corpus %d" % ((elapsed,) + stats))
 
-    # Keep what reaches new coverage (merge adds only such inputs).
-    had = set(os.listdir(SEEDS))
-    subprocess.run([fuzzer, "-merge=1", SEEDS, WORK_CORPUS],
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   stdin=subprocess.DEVNULL)
-    added = sorted(set(os.listdir(SEEDS)) - had)
-    print("[fuzz] %d new corpus entr%s in %s%s" % (
-        len(added), "y" if len(added) == 1 else "ies", _rel(SEEDS),
-        ": commit them" if added else ""))
+    kept = len(_inputs(WORK_CORPUS))
+    print("[fuzz] working corpus %s: %d inputs, kept for the next run"
+          % (_rel(WORK_CORPUS), kept))
+    if keep_corpus:
+        # merge adds only the inputs that reach new coverage
+        had = set(os.listdir(SEEDS))
+        subprocess.run([fuzzer, "-merge=1", SEEDS, WORK_CORPUS],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       stdin=subprocess.DEVNULL)
+        added = sorted(set(os.listdir(SEEDS)) - had)
+        print("[fuzz] %d new corpus entr%s in %s%s" % (
+            len(added), "y" if len(added) == 1 else "ies", _rel(SEEDS),
+            ": commit them" if added else ""))
 
     crashes = sorted(n for n in set(os.listdir(CRASHES)) - before
                      if n.startswith(ARTIFACTS))

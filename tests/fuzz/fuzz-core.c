@@ -248,6 +248,9 @@ static void run(Harness *h, Input *in)
         uint32_t off, val, len;
         uint64_t addr;
 
+        if (h->trace) {
+            fprintf(stderr, "op %u (%zu bytes left)\n", op, in->left);
+        }
         switch (op) {
         case 0:
             off = pick_reg(in);
@@ -391,7 +394,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static uint8_t *mem;
     static Unit *units;
     static uint32_t *armed;
-    Harness h = { .mode = E1000E_PP_IRQ_INTX };
+    Harness h = { .mode = E1000E_PP_IRQ_INTX, .trace = !!getenv("FUZZ_TRACE") };
     Input in = { data, size };
     int i;
 

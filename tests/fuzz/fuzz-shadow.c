@@ -144,9 +144,9 @@ static void note_fetch(Harness *h, uint64_t addr, const uint8_t *d,
     if (len == 32 || in_ring(h, addr, O_RDBAL)) {
         uint32_t rctl = shadow_reg(h, O_RCTL), ps = shadow_reg(h, O_PSRCTL);
 
-        if (!u->rx_fetches++) {
-            arm(h, addr / 16);
-        }
+        /* Listed even when a 32-byte fetch already counted it */
+        u->rx_fetches++;
+        arm(h, addr / 16);
         if (len == 32) {
             int i;
 
@@ -265,6 +265,13 @@ int shadow_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
         return -1;
     }
     memcpy(buf, h->mem + addr, len);
+    if (h->trace) {
+        fprintf(stderr, "dma read  0x%05llx+%zu RDH %u RDT %u TDH %u TDT %u "
+                "RCTL 0x%08x\n",
+                (unsigned long long)addr, len, shadow_reg(h, O_RDH),
+                shadow_reg(h, O_RDT), shadow_reg(h, O_TDH),
+                shadow_reg(h, O_TDT), shadow_reg(h, O_RCTL));
+    }
     note_fetch(h, addr, buf, len);
     return 0;
 }
@@ -283,6 +290,10 @@ int shadow_dma_write(void *opaque, uint64_t addr, const void *buf,
     }
     if (addr >= GUEST_MEM || len > GUEST_MEM - addr) {
         return -1;
+    }
+    if (h->trace) {
+        fprintf(stderr, "dma write 0x%05llx+%zu\n", (unsigned long long)addr,
+                len);
     }
     note_write(h, addr, len);
     memcpy(h->mem + addr, buf, len);

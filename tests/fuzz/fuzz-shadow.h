@@ -76,6 +76,7 @@ typedef struct Harness {
     E1000EPPRxCounters rxstat;
     unsigned queued;
     unsigned frames;         /* offered so far in this run */
+    bool trace;              /* FUZZ_TRACE: every operation and DMA */
 } Harness;
 
 /* Report a broken invariant and abort (libFuzzer keeps the input). */
