@@ -36,30 +36,65 @@ static bool in_ring(Harness *h, uint64_t addr, uint32_t bal)
     return addr >= base && addr - base < n;
 }
 
-/*
- * The guest hands descriptors over by moving the tail: mark the units
- * from head to tail of a ring at the geometry given, values as the
- * registers hold them (16-byte units in every format).
- */
-static void post_ring(Harness *h, bool tx, uint64_t base, uint32_t len,
-                      uint32_t head, uint32_t tail)
-{
-    uint32_t n = (len & 0xfff80) / 16, i;
+/* A ring as its registers describe it: base, units, head, tail */
+typedef struct Ring {
+    uint64_t base;
+    uint32_t n, head, tail;
+} Ring;
 
-    head &= 0xffff;
-    tail &= 0xffff;
-    if (!n || head >= n || tail >= n) {
+static Ring ring_of(const uint32_t *r)
+{
+    Ring g = {
+        .base = ((uint64_t)r[1] << 32 | r[0]) & ~15ull,
+        .n = (r[2] & 0xfff80) / 16,
+        .head = r[3] & 0xffff,
+        .tail = r[4] & 0xffff,
+    };
+
+    if (!g.n || g.head >= g.n || g.tail >= g.n) {
+        g.n = 0;            /* no descriptor is the device's */
+    }
+    return g;
+}
+
+/* Does ring g hand unit index i (RDH <= i < RDT, circularly) over? */
+static bool ring_holds(const Ring *g, uint32_t i)
+{
+    if (!g->n) {
+        return false;
+    }
+    return g->tail >= g->head ? i >= g->head && i < g->tail :
+                                i >= g->head || i < g->tail;
+}
+
+/*
+ * The guest hands descriptors over by moving the tail (or, a guest
+ * error, the head back): each unit that enters head..tail counts one
+ * more use the device may write back; a unit already inside keeps at
+ * least one (16-byte units in every format).
+ */
+static void post_ring(Harness *h, bool tx, const Ring *was, const Ring *now)
+{
+    uint32_t i;
+
+    if (!now->n) {
         return;
     }
-    for (i = head; i != tail; i = (i + 1) % n) {
-        uint64_t a = base + (uint64_t)i * 16;
+    for (i = now->head; i != now->tail; i = (i + 1) % now->n) {
+        uint64_t a = now->base + (uint64_t)i * 16;
+        bool entered = was->base != now->base || was->n != now->n ||
+                       !ring_holds(was, i);
+        uint16_t *posted;
 
-        if (a < GUEST_MEM) {
-            if (tx) {
-                h->units[a / 16].tx_posted = true;
-            } else {
-                h->units[a / 16].rx_posted = true;
-            }
+        if (a >= GUEST_MEM) {
+            continue;
+        }
+        posted = tx ? &h->units[a / 16].tx_posted :
+                      &h->units[a / 16].rx_posted;
+        if (entered) {
+            ++*posted;
+        } else if (!*posted) {
+            *posted = 1;
         }
     }
 }
@@ -68,7 +103,8 @@ static void post_ring(Harness *h, bool tx, uint64_t base, uint32_t len,
 void shadow_post(Harness *h, uint32_t off, uint32_t val)
 {
     uint32_t bal = off >= O_TDBAL && off <= O_TDT ? O_TDBAL : O_RDBAL;
-    uint32_t r[5], i;
+    uint32_t r[5], w[5], i;
+    Ring was, now;
 
     if (!(off >= O_RDBAL && off <= O_RDT) &&
         !(off >= O_TDBAL && off <= O_TDT)) {
@@ -77,10 +113,12 @@ void shadow_post(Harness *h, uint32_t off, uint32_t val)
     for (i = 0; i < 5; i++) {
         uint32_t o = bal + (i < 3 ? 4 * i : 0x10 + 8 * (i - 3));
 
-        r[i] = o == off ? val : shadow_reg(h, o);
+        w[i] = shadow_reg(h, o);
+        r[i] = o == off ? val : w[i];
     }
-    post_ring(h, bal == O_TDBAL, ((uint64_t)r[1] << 32 | r[0]) & ~15ull,
-              r[2], r[3], r[4]);
+    was = ring_of(w);
+    now = ring_of(r);
+    post_ring(h, bal == O_TDBAL, &was, &now);
     if (off == ~0u && bal == O_RDBAL) {
         shadow_post(h, O_TDBAL, shadow_reg(h, O_TDBAL));
     }
@@ -219,14 +257,16 @@ static void note_write(Harness *h, uint64_t addr, size_t len)
             shadow_violation("Rx descriptor written back before it was "
                              "handed over", addr, len);
         }
-        u->rx_posted = false;
+        u->rx_posted--;
         u->rx_fetches--;
         if (len == 32) {
             if (!h->units[addr / 16 + 1].rx_fetches) {
                 shadow_violation("Rx write-back past its fetch", addr, len);
             }
             h->units[addr / 16 + 1].rx_fetches--;
-            h->units[addr / 16 + 1].rx_posted = false;
+            if (h->units[addr / 16 + 1].rx_posted) {
+                h->units[addr / 16 + 1].rx_posted--;
+            }
         }
         return;
     }
@@ -237,7 +277,7 @@ static void note_write(Harness *h, uint64_t addr, size_t len)
             shadow_violation("Tx descriptor written back before it was "
                              "handed over", addr, len);
         }
-        u->tx_posted = false;
+        u->tx_posted--;
         u->tx_fetches--;            /* Tx status write-back */
         return;
     }

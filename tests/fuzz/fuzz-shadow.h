@@ -58,7 +58,8 @@ typedef struct Unit {
     uint16_t tx_fetches;
     uint8_t nbufs;           /* buffers an Rx fetch of this unit gave */
     bool listed;             /* in Harness.armed */
-    bool rx_posted, tx_posted;   /* handed over by a tail, not yet back */
+    uint16_t rx_posted;      /* uses handed over by RDT/RDH, not yet back */
+    uint16_t tx_posted;
     uint64_t buf[4];
     uint32_t size[4];
 } Unit;
