@@ -60,6 +60,8 @@ PACKAGES = [
     "chromium",
     # `bench --insn`: callgrind counts instructions per frame
     "valgrind",
+    # the coverage-guided fuzzer of the core (libFuzzer, ASan, UBSan)
+    "clang", "libclang-rt-14-dev",
 ]
 
 

@@ -96,6 +96,17 @@ def _bench_args(p):
     txbench.add_bench_arguments(p)
 
 
+def _fuzz_args(p):
+    p.add_argument("--minutes", type=argtypes.positive_int, default=10,
+                   metavar="N", help="how long to fuzz (default: 10)")
+    p.add_argument("--keep-corpus", action="store_true",
+                   help="merge the inputs that reach new coverage into "
+                   "tests/fuzz/corpus (to commit)")
+    p.add_argument("--minimize", metavar="FILE",
+                   help="only minimise this crashing input into "
+                   "tests/fuzz/regressions")
+
+
 def _report_args(p):
     from . import rxbench
     rxbench.add_report_arguments(p)
@@ -137,6 +148,11 @@ def _do_bench(args):
     if args.only != "rx":
         rc = txbench.bench(args) or rc
     return rc
+
+
+def _do_fuzz(args):
+    from . import fuzz
+    return fuzz.run(args.minutes, args.minimize, args.keep_corpus)
 
 
 def _do_report(args):
@@ -192,6 +208,10 @@ COMMANDS = [
     Command("race", "reset task against runtime suspend: every "
             "interleaving, which ones the device flags, the first as a "
             "step list", _race_args, _do_race, SETUP_NO_GUEST),
+    Command("fuzz", "coverage-guided fuzzing of the device core for N "
+            "minutes: new inputs are kept in build/fuzz/corpus, crashes "
+            "are minimised into tests/fuzz/regressions", _fuzz_args,
+            _do_fuzz, SETUP_NO_GUEST),
 ]
 
 

@@ -5,8 +5,10 @@ import glob
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 import time
 import xml.etree.ElementTree as ET
 
@@ -14,6 +16,15 @@ from . import paths, tap
 from .progress import StepError, fmt_secs
 
 PYTHON = "/usr/bin/python3"
+
+# Wall-time limits.  A test binary gets the timeout its meson test()
+# declares (BINARY_TIMEOUT if none); a suite stops starting binaries, and
+# cuts the running one short, at its own limit.  A binary that is killed
+# fails its suite with its last output shown.
+BINARY_TIMEOUT = 300
+SUITE_TIMEOUTS = {"cli": 600, "unit": 900, "qtest": 3600,
+                  "functional": 7200}
+LAST_LINES = 15
 
 
 class SuiteResult:
@@ -86,40 +97,92 @@ def _not_built(path):
 
 # -- TAP programs (unit, qtest) ----------------------------------------------
 
-def run_tap(res, label, cmd, env, cwd=None, prefix="", k=None):
+class Watchdog:
+    """Kill a process group when its time is up (threading.Timer)."""
+
+    def __init__(self, proc, seconds):
+        self.proc = proc
+        self.expired = False
+        self.timer = None
+        if seconds is not None:
+            self.timer = threading.Timer(max(seconds, 0), self._kill)
+            self.timer.daemon = True
+            self.timer.start()
+
+    def _kill(self):
+        self.expired = True
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+    def cancel(self):
+        if self.timer:
+            self.timer.cancel()
+
+
+def _show_last(label, last):
+    print("# last output of %s before it was killed:" % label)
+    for line in last or ["(no output)"]:
+        print("#   " + line.rstrip("\n"))
+    sys.stdout.flush()
+
+
+def run_tap(res, label, cmd, env, cwd=None, prefix="", k=None,
+            timeout=None, fatal_skip=None):
     """Run one TAP-speaking program, echo its output, add its results to
     `res`.  A result counts when prefix + its name is selected by k.  One
     failure more, when no failed test accounts for it: a plan not met, a
     bail-out, no test at all (without -k), every test skipped (a missing
-    device skips them all), a non-zero exit."""
+    device skips them all), a non-zero exit, or running past `timeout`
+    seconds (the program and its children are killed, its last lines
+    shown); with fatal_skip, a test skipped for a reason containing it
+    (a device missing from QEMU) fails the program too."""
     _banner("%s: %s" % (res.name, " ".join(_rel(a) for a in cmd)))
     try:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True,
                                 errors="replace", env=env, cwd=cwd,
-                                stdin=subprocess.DEVNULL)
+                                stdin=subprocess.DEVNULL,
+                                start_new_session=True)
     except OSError as e:
         res.fail("%s: cannot run %s: %s" % (label, _rel(cmd[0]),
                                              e.strerror or e))
         return
+    dog = Watchdog(proc, timeout)
+    last = collections.deque(maxlen=LAST_LINES)
     report = tap.Report()
     for line in proc.stdout:
+        last.append(line)
         r = report.feed(line)
         if r is None or selected(prefix + r.name, k):
             sys.stdout.write(line)
     rc = proc.wait()
+    dog.cancel()
     chosen = [r for r in report.results if selected(prefix + r.name, k)]
     passed, failed, skipped = report.counts(chosen)
     failed += report.missing()
     res.passed += passed
     res.skipped += skipped
     res.failed += failed
+    if dog.expired:
+        _show_last(label, list(last))
+        tail = last[-1].strip() if last else "no output"
+        res.fail("%s: killed after its %d s limit (last output: %s)"
+                 % (label, timeout, tail[:120]))
+        return
     why = report.problems()
     if not report.results and not k:
         why.append("ran no test" + (" (skip all: %s)" % report.skip_all
                                     if report.skip_all else ""))
     elif chosen and skipped == len(chosen):
         why.append("all %d test(s) skipped" % skipped)
+    fatal = [r.name for r in chosen if fatal_skip and
+             r.directive == "SKIP" and fatal_skip in r.reason]
+    if fatal:
+        why.append("%d skipped as %s (%s%s)" % (
+            len(fatal), fatal_skip, fatal[0],
+            ", ..." if len(fatal) > 1 else ""))
     if rc < 0 or (rc and not failed):   # a failed test explains status 1
         why.append("exited with %s" % ("signal %d" % -rc if rc < 0
                                        else "status %d" % rc))
@@ -183,6 +246,11 @@ def glib_select(binary, env, k):
     return [a for p in chosen for a in ("-p", p)]
 
 
+# The qtest registration's skip when QEMU lacks a model: both models are
+# in configs/e1000e-pp.mak, so such a skip means a broken build.
+DEVICE_MISSING = "device not built into this QEMU binary"
+
+
 def run_meson_suite(name, build_dir, suite, k=None, glib=False):
     """Every test() of `suite` in build_dir, run directly (its cmd, env and
     workdir as meson recorded them) and read as TAP.  A result's full name
@@ -195,7 +263,16 @@ def run_meson_suite(name, build_dir, suite, k=None, glib=False):
         res.fail(str(e))
         return res
     start = time.monotonic()
+    limit = SUITE_TIMEOUTS.get(name)
     for t in tests:
+        left = limit - (time.monotonic() - start) if limit else None
+        if left is not None and left < 1:
+            res.fail("%s: not run, the %s suite reached its %d s limit"
+                     % (t["name"], name, limit))
+            continue
+        timeout = t.get("timeout") or BINARY_TIMEOUT
+        if left is not None and left < timeout:
+            timeout = max(1, round(left))
         env = _env()
         env.update(t.get("env") or {})
         if glib:
@@ -216,7 +293,8 @@ def run_meson_suite(name, build_dir, suite, k=None, glib=False):
                 continue
             cmd += chosen
         run_tap(res, t["name"], cmd, env, cwd=t.get("workdir") or build_dir,
-                prefix="" if glib else t["name"] + "/", k=k)
+                prefix="" if glib else t["name"] + "/", k=k,
+                timeout=timeout, fatal_skip=DEVICE_MISSING if glib else None)
     res.seconds = time.monotonic() - start
     return res
 
@@ -323,9 +401,16 @@ def run_pytest(junit, k=None, env_extra=None, name="functional",
     cmd = _pytest(test_dir, ["-v", "--junitxml=%s" % junit] + args)
     _banner("%s: pytest %s" % (name, where))
     start = time.monotonic()
-    rc = subprocess.run(cmd, env=env, cwd=test_dir,
-                        stdin=subprocess.DEVNULL).returncode
+    proc = subprocess.Popen(cmd, env=env, cwd=test_dir,
+                            stdin=subprocess.DEVNULL, start_new_session=True)
+    limit = SUITE_TIMEOUTS.get(name)
+    dog = Watchdog(proc, limit)
+    rc = proc.wait()
+    dog.cancel()
     res.seconds = time.monotonic() - start
+    if dog.expired:
+        res.fail("pytest killed after the %s suite's %d s limit (its "
+                 "output is above)" % (name, limit))
     cases = []
     if os.path.exists(junit):
         try:

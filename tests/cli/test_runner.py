@@ -7,6 +7,7 @@ import json
 import os
 import sys
 import textwrap
+import time
 
 import pytest
 
@@ -292,3 +293,144 @@ def test_all_passing(suites, capsys):
     assert testrun.run_suites(["a", "b"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "3 passed, 0 failed"
     assert os.path.isdir(testrun.LAST_TEST)
+
+
+# -- time limits: a binary that hangs, a suite past its limit ----------------
+
+HANGS = """
+    import os, subprocess, time
+    print("1..2")
+    print("ok 1 - link_up")
+    print("# waiting for the frame on the wire")
+    sys.stdout.flush()
+    # a child of its own, as a qtest binary has its QEMU
+    child = subprocess.Popen(["sleep", "60"])
+    open(sys.argv[1], "w").write(str(child.pid))
+    time.sleep(60)
+"""
+
+
+def gone(pid, seconds=5.0):
+    """True once pid has exited (and been reaped by whoever owns it)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                if f.read().split()[2] == "Z":
+                    return True
+        except OSError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_binary_that_hangs_is_killed_with_its_last_output(tmp_path, suite,
+                                                          capsys):
+    prog = script(tmp_path / "t", HANGS)
+    pidfile = tmp_path / "child.pid"
+    start = time.monotonic()
+    testrun.run_tap(suite, "t", [prog, str(pidfile)], {}, timeout=2)
+    assert time.monotonic() - start < 30
+    # the test it reported counts; the one it never reported and the
+    # kill are failures
+    assert counts(suite) == (1, 2, 0, 1)
+    assert suite.note == ("t: killed after its 2 s limit (last output: "
+                          "# waiting for the frame on the wire)")
+    out = capsys.readouterr().out
+    assert "# last output of t before it was killed:" in out
+    assert "#   ok 1 - link_up" in out
+    assert gone(int(pidfile.read_text())), "its child outlived it"
+
+
+def test_meson_timeout_is_the_binary_limit(tmp_path, monkeypatch):
+    info = tmp_path / "native" / "meson-info"
+    info.mkdir(parents=True)
+    prog = script(tmp_path / "t", HANGS)
+    (info / "intro-tests.json").write_text(json.dumps([
+        {"name": "hangs", "suite": ["proj:unit"], "timeout": 1,
+         "cmd": [prog, str(tmp_path / "pid")], "env": {}, "workdir": None}]))
+    monkeypatch.setattr(paths, "NATIVE_DIR", str(tmp_path / "native"))
+    res = testrun.run_unit()
+    assert counts(res) == (1, 2, 0, 1)
+    assert "hangs: killed after its 1 s limit" in res.note
+
+
+def test_suite_limit_stops_the_run(tmp_path, monkeypatch):
+    good = tap_program(tmp_path, "good", "1..1\nok 1 - a\n")
+    monkeypatch.setattr(paths, "NATIVE_DIR", meson_build(
+        tmp_path / "native",
+        ("hangs", "unit", [script(tmp_path / "t", HANGS),
+                           str(tmp_path / "pid")], {}),
+        ("after", "unit", [good], {})))
+    monkeypatch.setitem(testrun.SUITE_TIMEOUTS, "unit", 2)
+    start = time.monotonic()
+    res = testrun.run_unit()
+    assert time.monotonic() - start < 30
+    assert counts(res) == (1, 3, 0, 2)
+    assert res.notes == [
+        "hangs: killed after its 2 s limit (last output: # waiting for "
+        "the frame on the wire)",
+        "after: not run, the unit suite reached its 2 s limit"]
+
+
+# -- a device missing from QEMU, a suite with nothing in it ------------------
+
+SKIPS_ALL = """
+    names = ["/x86_64/e1000e-pp/a", "/x86_64/e1000e-pp/b"]
+    if sys.argv[1:] == ["-l"]:
+        print("\\n".join(names))
+        sys.exit(0)
+    print("1..2")
+    for i, n in enumerate(names, 1):
+        print("ok %d %s # SKIP device not built into this QEMU binary"
+              % (i, n))
+"""
+
+
+def test_qtest_device_missing_everything_skipped_fails(qtest_build):
+    script(qtest_build / "e1000e-pp-test", SKIPS_ALL)
+    script(qtest_build / "e1000e-pp-rx-test", SKIPS_ALL)
+    res = testrun.run_qtest()
+    assert counts(res) == (0, 2, 4, 2)
+    assert res.notes == [
+        "e1000e-pp-test: all 2 test(s) skipped, 2 skipped as device not "
+        "built into this QEMU binary (/x86_64/e1000e-pp/a, ...)",
+        "e1000e-pp-rx-test: all 2 test(s) skipped, 2 skipped as device "
+        "not built into this QEMU binary (/x86_64/e1000e-pp/a, ...)"]
+
+
+ONE_MODEL_MISSING = """
+    names = ["/x86_64/e1000e-pp/a", "/x86_64/e1000e/a"]
+    if sys.argv[1:] == ["-l"]:
+        print("\\n".join(names))
+        sys.exit(0)
+    print("1..2")
+    print("ok 1 /x86_64/e1000e-pp/a # SKIP device not built into this "
+          "QEMU binary")
+    print("ok 2 /x86_64/e1000e/a")
+"""
+
+
+def test_qtest_model_missing_fails_though_stock_passes(qtest_build):
+    script(qtest_build / "e1000e-pp-test", ONE_MODEL_MISSING)
+    script(qtest_build / "e1000e-pp-rx-test", GLIB_LIKE)
+    res = testrun.run_qtest()
+    assert counts(res) == (5, 1, 1, 1)
+    assert res.note == ("e1000e-pp-test: 1 skipped as device not built "
+                        "into this QEMU binary (/x86_64/e1000e-pp/a)")
+
+
+def test_qtest_binary_with_no_scenario_fails(qtest_build):
+    script(qtest_build / "e1000e-pp-test", 'print("1..0")\n')
+    script(qtest_build / "e1000e-pp-rx-test", GLIB_LIKE)
+    res = testrun.run_qtest()
+    assert counts(res) == (4, 1, 0, 1)
+    assert res.note == "e1000e-pp-test: ran no test"
+
+
+def test_empty_qtest_suite_fails(tmp_path, monkeypatch):
+    monkeypatch.setattr(paths, "QEMU_BUILD", meson_build(
+        tmp_path / "qemu-build", ("other-test", "qtest", ["x"], {})))
+    res = testrun.run_qtest()
+    assert counts(res) == (0, 1, 0, 1)
+    assert res.note.startswith("no test() of suite e1000e-pp in ")

@@ -184,6 +184,7 @@
 #define RCTL_UPE            0x00000008u  /* Unicast promiscuous */
 #define RCTL_MPE            0x00000010u  /* Multicast promiscuous */
 #define RCTL_LPE            0x00000020u  /* Long packet enable */
+#define RCTL_LBM_MAC        0x00000040u  /* Loopback mode 01: MAC loopback */
 #define RCTL_DTYP_PS        0x00000400u  /* Packet-split descriptors */
 #define RCTL_RDMTS_8TH      0x00000200u  /* RXDMT0 at 1/8 of the ring */
 #define RCTL_BAM            0x00008000u  /* Broadcast accept mode */

@@ -1,0 +1,153 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`fuzz`: the long coverage-guided run of the core (tests/fuzz).
+
+    ./e1000e-pp fuzz --minutes 30        fuzz, keep what is new, minimise
+    ./e1000e-pp fuzz --keep-corpus       ... and merge it into the seeds
+    ./e1000e-pp fuzz --minimize FILE     one crashing input -> regression
+
+The run starts from the committed seeds and regressions plus the working
+corpus of earlier runs (build/fuzz/corpus), where new inputs stay for
+the next run.  With --keep-corpus the inputs that reach new coverage are
+merged into tests/fuzz/corpus (commit them; hundreds after a long run,
+so only now and then).  Every crash is minimised into
+tests/fuzz/regressions/, which the unit suite replays.
+"""
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+from . import paths
+from .progress import StepError
+
+FUZZER = os.path.join(paths.NATIVE_DIR, "tests", "fuzz", "fuzz-core")
+SEEDS = os.path.join(paths.REPO, "tests", "fuzz", "corpus")
+REGRESSIONS = os.path.join(paths.REPO, "tests", "fuzz", "regressions")
+WORK = os.path.join(paths.BUILD, "fuzz")
+WORK_CORPUS = os.path.join(WORK, "corpus")
+CRASHES = os.path.join(WORK, "crashes")
+
+ARTIFACTS = ("crash-", "leak-", "timeout-", "oom-")
+
+
+def _rel(p):
+    return os.path.relpath(p, paths.REPO)
+
+
+def _fuzzer():
+    if not os.access(FUZZER, os.X_OK):
+        raise StepError("the fuzzer is not built",
+                        "%s is missing" % _rel(FUZZER),
+                        "run ./e1000e-pp setup (it installs clang)")
+    return FUZZER
+
+
+def _inputs(d):
+    if not os.path.isdir(d):
+        return []
+    return [os.path.join(d, n) for n in sorted(os.listdir(d))
+            if not n.endswith(".md")]
+
+
+def _stats(text):
+    """(executions, edges, features, corpus) from libFuzzer's output."""
+    runs = re.findall(r"stat::number_of_executed_units:\s*(\d+)", text)
+    cov = re.findall(r"cov: (\d+) ft: (\d+) corp: (\d+)", text)
+    if not cov:
+        return None
+    return (int(runs[-1]) if runs else 0,) + tuple(int(x) for x in cov[-1])
+
+
+def minimize(fuzzer, crash, name=None, seconds=60):
+    """Minimise one crashing input into tests/fuzz/regressions; its path."""
+    with open(crash, "rb") as f:
+        digest = hashlib.sha1(f.read()).hexdigest()[:12]
+    out = os.path.join(REGRESSIONS, name or "crash-%s" % digest)
+    os.makedirs(REGRESSIONS, exist_ok=True)
+    proc = subprocess.run([fuzzer, "-minimize_crash=1",
+                           "-max_total_time=%d" % seconds,
+                           "-exact_artifact_path=%s" % out, crash],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, errors="replace",
+                          stdin=subprocess.DEVNULL)
+    if not os.path.exists(out):
+        if "not crash" in proc.stdout or proc.returncode == 0:
+            raise StepError("%s does not crash the fuzzer" % crash,
+                            "it passes on the core as built",
+                            "check it was found with this build")
+        shutil.copy(crash, out)      # could not shrink it: keep it whole
+    return out
+
+
+def run(minutes, minimize_file=None, keep_corpus=False):
+    fuzzer = _fuzzer()
+    if minimize_file:
+        if not os.path.isfile(minimize_file):
+            raise StepError("no such input: %s" % minimize_file,
+                            "--minimize takes a crashing input file",
+                            "pass the path libFuzzer printed")
+        print("regression input: %s" % _rel(minimize(fuzzer, minimize_file)))
+        return 0
+    os.makedirs(WORK_CORPUS, exist_ok=True)
+    os.makedirs(CRASHES, exist_ok=True)
+    for f in _inputs(SEEDS) + _inputs(REGRESSIONS):
+        dst = os.path.join(WORK_CORPUS, os.path.basename(f))
+        if not os.path.exists(dst):
+            shutil.copy(f, dst)
+    before = set(os.listdir(CRASHES))
+    log = os.path.join(paths.LOG_DIR, "fuzz.log")
+    os.makedirs(paths.LOG_DIR, exist_ok=True)
+    cmd = [fuzzer, "-max_total_time=%d" % int(minutes * 60), "-timeout=10",
+           "-rss_limit_mb=2048", "-print_final_stats=1",
+           "-artifact_prefix=%s/" % CRASHES, WORK_CORPUS]
+    print("[fuzz] %s minutes, corpus %s, log %s" % (
+        minutes, _rel(WORK_CORPUS), _rel(log)), flush=True)
+    start = time.monotonic()
+    text = []
+    with open(log, "w") as lf:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True,
+                                errors="replace", stdin=subprocess.DEVNULL)
+        for line in proc.stdout:
+            lf.write(line)
+            text.append(line)
+            if "pulse" in line or "INVARIANT" in line or "ERROR" in line \
+                    or line.startswith("stat::"):
+                sys.stdout.write(line)
+                sys.stdout.flush()
+        rc = proc.wait()
+    out = "".join(text)
+    elapsed = time.monotonic() - start
+    stats = _stats(out)
+    if stats:
+        print("[fuzz] %.0f s: %d executions, %d edges, %d features, "
+              "corpus %d" % ((elapsed,) + stats))
+
+    kept = len(_inputs(WORK_CORPUS))
+    print("[fuzz] working corpus %s: %d inputs, kept for the next run"
+          % (_rel(WORK_CORPUS), kept))
+    if keep_corpus:
+        # merge adds only the inputs that reach new coverage
+        had = set(os.listdir(SEEDS))
+        subprocess.run([fuzzer, "-merge=1", SEEDS, WORK_CORPUS],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       stdin=subprocess.DEVNULL)
+        added = sorted(set(os.listdir(SEEDS)) - had)
+        print("[fuzz] %d new corpus entr%s in %s%s" % (
+            len(added), "y" if len(added) == 1 else "ies", _rel(SEEDS),
+            ": commit them" if added else ""))
+
+    crashes = sorted(n for n in set(os.listdir(CRASHES)) - before
+                     if n.startswith(ARTIFACTS))
+    for n in crashes:
+        reg = minimize(fuzzer, os.path.join(CRASHES, n))
+        print("[fuzz] %s minimised into %s (replayed by ./e1000e-pp test; "
+              "rename it after the bug)" % (n, _rel(reg)))
+    if rc and not crashes:
+        print("[fuzz] the fuzzer exited with status %d; see %s"
+              % (rc, _rel(log)))
+    return 1 if rc or crashes else 0

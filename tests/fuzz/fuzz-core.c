@@ -1,0 +1,422 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * libFuzzer target: the e1000e-pp core driven by a hostile guest whose
+ * every action comes from the input, with the device's behaviour checked
+ * from outside, against a shadow of guest memory kept in the platform
+ * callbacks.
+ *
+ * Input: a sequence of operations, one opcode byte each, then its
+ * arguments (little-endian; a short input reads zeros and ends the run).
+ * tests/fuzz/make-seeds.py writes the same encoding.
+ *
+ *   0 WRITE  reg:u8 [off:u16 when reg >= HOT] val:u32   BAR0 write
+ *   1 READ   reg:u8 [off:u16]                           BAR0 read
+ *   2 DESC   ring:u8 slot:u8 kind:u8 addr:u32 rest:8B   a descriptor
+ *   3 MEM    addr:u32 len:u8 bytes                      guest memory
+ *   4 FRAME  len:u16 dst:u8 fill:u8 [n:u8 head:nB]      one frame
+ *   5 TIME   ns:u16 shift:u8                            virtual time
+ *   6 BME    on:u8                                      COMMAND.BME
+ *   7 POWER  state:u8                                   PMCSR write
+ *   8 LINK   up:u8                                      carrier
+ *   9 IRQ    mode:u8                                    INTx/MSI/MSI-X
+ *  10 IO     write:u8 port:u8 val:u32                   I/O BAR
+ *  11 RESET                                             power-on reset
+ *  12 TAIL   ring:u8 val:u16                            RDT or TDT
+ *  13 BURST  n:u8 len:u16 dst:u8                        n frames
+ *
+ * Guest memory is GUEST_MEM bytes at address 0; BAR0 also answers DMA at
+ * BAR0_DMA (DMA aimed at the device's own registers must be refused, not
+ * re-enter it); anything else fails like an unmapped address.
+ *
+ *
+ * The shadow of guest memory and the invariants checked against it are
+ * in fuzz-shadow.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz-shadow.h"
+
+#define MAX_OPS         4096
+
+static const uint32_t hot_regs[] = {
+    0x00000, 0x00004, 0x00008, 0x00010, 0x00014, 0x00018, 0x00020,
+    0x00028, 0x0002c, 0x00030, 0x00038, 0x000c0, 0x000c4, 0x000c8,
+    0x000d0, 0x000d8, 0x000dc, 0x000e0, 0x000e4, 0x000e8, 0x000ec,
+    0x000f0, 0x000f4, 0x000f8, 0x00100, 0x00170, 0x00178, 0x00400,
+    0x00410, 0x00458, 0x00e00, 0x01000, 0x01008, 0x0102c, 0x02160,
+    0x02168, 0x02170, 0x02800, 0x02804, 0x02808, 0x02810, 0x02818,
+    0x02820, 0x02828, 0x0282c, 0x02c00, 0x03800, 0x03804, 0x03808,
+    0x03810, 0x03818, 0x03820, 0x03828, 0x0382c, 0x03840, 0x04010,
+    0x04074, 0x040a0, 0x040c0, 0x040c4, 0x05000, 0x05008, 0x05200,
+    0x05400, 0x05404, 0x05600, 0x05818, 0x05b00, 0x05b50, 0x0b600,
+    0x0b604, 0x0b608, 0x0b60c, 0x0b614, 0x0b620,
+};
+#define HOT (sizeof(hot_regs) / sizeof(hot_regs[0]))
+
+typedef struct Input {
+    const uint8_t *p;
+    size_t left;
+} Input;
+
+static uint8_t get8(Input *in)
+{
+    if (!in->left) {
+        return 0;
+    }
+    in->left--;
+    return *in->p++;
+}
+
+static uint32_t get16(Input *in)
+{
+    uint32_t lo = get8(in);
+
+    return lo | (uint32_t)get8(in) << 8;
+}
+
+static uint32_t get32(Input *in)
+{
+    uint32_t lo = get16(in);
+
+    return lo | get16(in) << 16;
+}
+
+static E1000EPPIrqMode h_irq_mode(void *opaque)
+{
+    return ((Harness *)opaque)->mode;
+}
+
+static void h_set_intx(void *opaque, int level)
+{
+}
+
+static void h_notify(void *opaque, unsigned vector)
+{
+    if (vector >= E1000E_PP_MSIX_VECTORS) {
+        shadow_violation("MSI-X vector out of range", vector, 0);
+    }
+}
+
+static void h_send(void *opaque, const uint8_t *frame, size_t len)
+{
+    if (len > E1000E_PP_TX_BUF_BYTES) {
+        shadow_violation("frame longer than the Tx buffer", len, 0);
+    }
+}
+
+static void h_rx_ready(void *opaque)
+{
+}
+
+static int64_t h_now(void *opaque)
+{
+    return ((Harness *)opaque)->now;
+}
+
+static void h_arm(void *opaque, E1000EPPTimer t, int64_t expire)
+{
+    ((Harness *)opaque)->timers[t] = expire;
+}
+
+static void h_cancel(void *opaque, E1000EPPTimer t)
+{
+    ((Harness *)opaque)->timers[t] = -1;
+}
+
+static void h_log(void *opaque, E1000EPPLog kind, const char *msg)
+{
+    if (getenv("FUZZ_VERBOSE")) {
+        fprintf(stderr, "log %d: %s\n", kind, msg);
+    }
+}
+
+static const E1000EPPPlatform platform = {
+    .dma_read = shadow_dma_read,
+    .dma_write = shadow_dma_write,
+    .irq_mode = h_irq_mode,
+    .set_intx = h_set_intx,
+    .notify = h_notify,
+    .send = h_send,
+    .rx_ready = h_rx_ready,
+    .now_ns = h_now,
+    .timer_arm = h_arm,
+    .timer_cancel = h_cancel,
+    .log = h_log,
+};
+
+static void step_time(Harness *h, int64_t ns)
+{
+    int64_t end = h->now + ns;
+    unsigned fired = 0;
+
+    for (;;) {
+        int i, next = -1;
+
+        for (i = 0; i < E1000E_PP_TIMER_COUNT; i++) {
+            if (h->timers[i] >= 0 && h->timers[i] <= end &&
+                (next < 0 || h->timers[i] < h->timers[next])) {
+                next = i;
+            }
+        }
+        if (next < 0) {
+            break;
+        }
+        if (++fired > 100000) {
+            shadow_violation("timers keep firing without time passing",
+                             next, 0);
+        }
+        if (h->timers[next] > h->now) {
+            h->now = h->timers[next];
+        }
+        h->timers[next] = -1;
+        e1000e_pp_timer_fired(h->core, next);
+    }
+    h->now = end;
+}
+
+static uint32_t pick_reg(Input *in)
+{
+    unsigned r = get8(in);
+
+    return r < HOT ? hot_regs[r] : (get16(in) * 4) % BAR0_BYTES;
+}
+
+static uint64_t pick_addr(Input *in, unsigned kind)
+{
+    uint32_t a = get32(in);
+
+    switch (kind % 4) {
+    case 0:
+        return a % GUEST_MEM;
+    case 1:
+        return BAR0_DMA + a % BAR0_BYTES;
+    case 2:
+        return (uint64_t)a << 20 | a;
+    default:
+        return a;
+    }
+}
+
+static void make_frame(Harness *h, uint8_t *f, size_t len, unsigned dst,
+                       unsigned fill)
+{
+    static const uint8_t own[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
+    size_t i;
+
+    for (i = 0; i < len; i++) {
+        f[i] = (uint8_t)(fill + i * 7);
+    }
+    if (len >= 14) {
+        switch (dst % 4) {
+        case 0:
+            memcpy(f, own, 6);
+            break;
+        case 1:
+            memset(f, 0xff, 6);
+            break;
+        case 2:
+            f[0] |= 1;      /* multicast */
+            break;
+        }
+        f[12] = dst & 4 ? 0x81 : 0x08;  /* VLAN-tagged or IPv4 */
+        f[13] = 0x00;
+        if (len >= 34 && !(dst & 4)) {
+            f[14] = 0x45;   /* a plausible IPv4 header start */
+            f[23] = dst & 8 ? 17 : 6;
+        }
+    }
+}
+
+static bool resets(uint32_t off, uint32_t val)
+{
+    /* CTRL.RST (26) and CTRL.DEV_RST (29), or writes to the counters. */
+    return ((off == O_CTRL || off == 4) && (val & (1u << 26 | 1u << 29))) ||
+           (off >= O_STATS && off < O_STATS_END);
+}
+
+static void run(Harness *h, Input *in)
+{
+    static uint8_t frame[E1000E_PP_MAX_FRAME + 64];
+    E1000EPPCore *c = h->core;
+    unsigned ops;
+
+    for (ops = 0; ops < MAX_OPS && in->left; ops++) {
+        unsigned op = get8(in) % 14, i;
+        bool may_clear = false;
+        uint32_t off, val, len;
+        uint64_t addr;
+
+        if (h->trace) {
+            fprintf(stderr, "op %u (%zu bytes left)\n", op, in->left);
+        }
+        switch (op) {
+        case 0:
+            off = pick_reg(in);
+            val = get32(in);
+            may_clear = resets(off, val);
+            shadow_post(h, off, val);
+            e1000e_pp_write(c, off, val);
+            break;
+        case 1:
+            e1000e_pp_read(c, pick_reg(in));
+            may_clear = true;
+            break;
+        case 2: {
+            unsigned ring = get8(in), slot = get8(in), kind = get8(in);
+            uint32_t bal = ring & 1 ? O_TDBAL : O_RDBAL;
+            uint8_t rest[8];
+
+            addr = pick_addr(in, kind);
+            for (i = 0; i < 8; i++) {
+                rest[i] = get8(in);
+            }
+            /* The descriptor slot, at the ring base the guest programmed. */
+            off = (shadow_reg(h, bal) & ~15u) + slot * 16 * (kind & 4 ? 2 : 1) +
+                  (kind & 4 && ring & 2 ? 16 : 0);
+            if (off < GUEST_MEM - 16) {
+                for (i = 0; i < 8; i++) {
+                    h->mem[off + i] = (uint8_t)(addr >> (8 * i));
+                }
+                memcpy(h->mem + off + 8, rest, 8);
+            }
+            break;
+        }
+        case 3:
+            addr = get32(in) % GUEST_MEM;
+            len = get8(in);
+            for (i = 0; i < len; i++) {
+                uint8_t b = get8(in);
+
+                if (addr + i < GUEST_MEM) {
+                    h->mem[addr + i] = b;
+                }
+            }
+            break;
+        case 4: {
+            unsigned dst, fill;
+
+            len = get16(in) % sizeof(frame);
+            dst = get8(in);
+            fill = get8(in);
+            make_frame(h, frame, len, dst, fill);
+            /* dst bit 4: the frame's first n bytes come from the input. */
+            if (dst & 0x10) {
+                unsigned n = get8(in);
+
+                for (i = 0; i < n; i++) {
+                    uint8_t b = get8(in);
+
+                    if (i < len) {
+                        frame[i] = b;
+                    }
+                }
+            }
+            shadow_offer(h, frame, len);
+            break;
+        }
+        case 5: {
+            int64_t ns = (int64_t)get16(in) << (get8(in) % 28);
+
+            step_time(h, ns);
+            break;
+        }
+        case 6:
+            e1000e_pp_bus_master(c, get8(in) & 1);
+            break;
+        case 7:
+            e1000e_pp_power_set(c, get8(in) & 3);
+            may_clear = true;
+            break;
+        case 8:
+            e1000e_pp_set_link(c, get8(in) & 1);
+            break;
+        case 9:
+            h->mode = get8(in) % 3;
+            e1000e_pp_irq_update(c);
+            break;
+        case 10:
+            if (get8(in) & 1) {
+                off = get8(in) & 4;
+                val = get32(in);
+                if (off) {
+                    shadow_post(h, c->ioaddr & 0x1fffc, val);  /* IODATA */
+                }
+                e1000e_pp_io_write(c, off, val);
+            } else {
+                e1000e_pp_io_read(c, get8(in) & 4);
+            }
+            may_clear = true;
+            break;
+        case 11:
+            e1000e_pp_core_reset(c);
+            may_clear = true;
+            break;
+        case 12:
+            off = get8(in) & 1 ? O_TDT : O_RDT;
+            val = get16(in);
+            shadow_post(h, off, val);
+            e1000e_pp_write(c, off, val);
+            break;
+        default: {
+            unsigned n = get8(in) % 32, dst;
+
+            len = get16(in) % sizeof(frame);
+            dst = get8(in);
+            for (i = 0; i < n; i++) {
+                make_frame(h, frame, len, dst, i);
+                shadow_offer(h, frame, len);
+            }
+            break;
+        }
+        }
+        if (!may_clear) {
+            shadow_check_stats(h);
+        }
+        shadow_post(h, ~0u, 0);
+        shadow_snapshot(h);
+        if (c->depth != 0) {
+            shadow_violation("an entry point returned inside another",
+                             c->depth, op);
+        }
+    }
+}
+
+/* libFuzzer's entry point: one input, one fresh device. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static const E1000EPPConfig cfg = {
+        .mac = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 },
+    };
+    /* Allocated once; each run starts from zeroed memory all the same. */
+    static E1000EPPCore *core;
+    static uint8_t *mem;
+    static Unit *units;
+    static uint32_t *armed;
+    Harness h = { .mode = E1000E_PP_IRQ_INTX, .trace = !!getenv("FUZZ_TRACE") };
+    Input in = { data, size };
+    int i;
+
+    if (!core) {
+        core = malloc(sizeof(*core));
+        mem = malloc(GUEST_MEM);
+        units = malloc(UNITS * sizeof(Unit));
+        armed = malloc(UNITS * sizeof(uint32_t));
+    }
+    memset(core, 0, sizeof(*core));
+    memset(mem, 0, GUEST_MEM);
+    memset(units, 0, UNITS * sizeof(Unit));
+    h.core = core;
+    h.mem = mem;
+    h.units = units;
+    h.armed = armed;
+    for (i = 0; i < E1000E_PP_TIMER_COUNT; i++) {
+        h.timers[i] = -1;
+    }
+    e1000e_pp_core_init(h.core, &platform, &h, &cfg);
+    e1000e_pp_bus_master(h.core, true);
+    shadow_snapshot(&h);
+    run(&h, &in);
+    return 0;
+}

@@ -1,0 +1,434 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The shadow of guest memory and the invariants of fuzz-shadow.h,
+ * observed at the platform's DMA callbacks and around each frame.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz-shadow.h"
+
+void shadow_violation(const char *what, unsigned long long a,
+                      unsigned long long b)
+{
+    fprintf(stderr, "INVARIANT BROKEN: %s (0x%llx, 0x%llx)\n", what, a, b);
+    abort();
+}
+
+uint32_t shadow_reg(Harness *h, uint32_t off)
+{
+    /* The register file as the guest would read it, without side effects. */
+    return h->core->regs[off / 4];
+}
+
+static uint64_t ring_base(Harness *h, uint32_t bal, uint32_t bah)
+{
+    return ((uint64_t)shadow_reg(h, bah) << 32 | shadow_reg(h, bal)) & ~15ull;
+}
+
+/* Is addr inside a ring as its registers now describe it? */
+static bool in_ring(Harness *h, uint64_t addr, uint32_t bal)
+{
+    uint64_t base = ring_base(h, bal, bal + 4);
+    uint32_t n = shadow_reg(h, bal + 8) & 0xfff80;
+
+    return addr >= base && addr - base < n;
+}
+
+/* A ring as its registers describe it: base, units, head, tail */
+typedef struct Ring {
+    uint64_t base;
+    uint32_t n, head, tail;
+} Ring;
+
+static Ring ring_of(const uint32_t *r)
+{
+    Ring g = {
+        .base = ((uint64_t)r[1] << 32 | r[0]) & ~15ull,
+        .n = (r[2] & 0xfff80) / 16,
+        .head = r[3] & 0xffff,
+        .tail = r[4] & 0xffff,
+    };
+
+    if (!g.n || g.head >= g.n || g.tail >= g.n) {
+        g.n = 0;            /* no descriptor is the device's */
+    }
+    return g;
+}
+
+/* Does ring g hand unit index i (RDH <= i < RDT, circularly) over? */
+static bool ring_holds(const Ring *g, uint32_t i)
+{
+    if (!g->n) {
+        return false;
+    }
+    return g->tail >= g->head ? i >= g->head && i < g->tail :
+                                i >= g->head || i < g->tail;
+}
+
+/*
+ * The guest hands descriptors over by moving the tail (or, a guest
+ * error, the head back): each unit that enters head..tail counts one
+ * more use the device may write back; a unit already inside keeps at
+ * least one (16-byte units in every format).
+ */
+static void post_ring(Harness *h, bool tx, const Ring *was, const Ring *now)
+{
+    uint32_t i;
+
+    if (!now->n) {
+        return;
+    }
+    for (i = now->head; i != now->tail; i = (i + 1) % now->n) {
+        uint64_t a = now->base + (uint64_t)i * 16;
+        bool entered = was->base != now->base || was->n != now->n ||
+                       !ring_holds(was, i);
+        uint16_t *posted;
+
+        if (a >= GUEST_MEM) {
+            continue;
+        }
+        posted = tx ? &h->units[a / 16].tx_posted :
+                      &h->units[a / 16].rx_posted;
+        if (entered) {
+            ++*posted;
+        } else if (!*posted) {
+            *posted = 1;
+        }
+    }
+}
+
+/* What the ring registers hand over once `off` holds `val`. */
+void shadow_post(Harness *h, uint32_t off, uint32_t val)
+{
+    uint32_t bal = off >= O_TDBAL && off <= O_TDT ? O_TDBAL : O_RDBAL;
+    uint32_t r[5], w[5], i;
+    Ring was, now;
+
+    if (!(off >= O_RDBAL && off <= O_RDT) &&
+        !(off >= O_TDBAL && off <= O_TDT)) {
+        off = ~0u;          /* nothing changes: post what the registers say */
+    }
+    for (i = 0; i < 5; i++) {
+        uint32_t o = bal + (i < 3 ? 4 * i : 0x10 + 8 * (i - 3));
+
+        w[i] = shadow_reg(h, o);
+        r[i] = o == off ? val : w[i];
+    }
+    was = ring_of(w);
+    now = ring_of(r);
+    post_ring(h, bal == O_TDBAL, &was, &now);
+    if (off == ~0u && bal == O_RDBAL) {
+        shadow_post(h, O_TDBAL, shadow_reg(h, O_TDBAL));
+    }
+}
+
+/* §10.2.5.1: RCTL.BSIZE/BSEX, or FLXBUF in KB when nonzero. */
+static uint32_t rx_bsize(uint32_t rctl)
+{
+    static const uint32_t plain[4] = { 2048, 1024, 512, 256 };
+    static const uint32_t ext[4] = { 2048, 16384, 8192, 4096 };
+    unsigned bs = (rctl >> 16) & 3, flx = (rctl >> 27) & 15;
+
+    if (flx) {
+        return flx * 1024;
+    }
+    return rctl & (1u << 25) ? ext[bs] : plain[bs];
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    int i;
+
+    for (i = 7; i >= 0; i--) {
+        v = v << 8 | p[i];
+    }
+    return v;
+}
+
+/* Remember a unit with Rx fetches outstanding (dropping settled ones). */
+static void arm(Harness *h, uint32_t unit)
+{
+    if (h->narmed == UNITS) {
+        unsigned i, n = 0;
+
+        for (i = 0; i < UNITS; i++) {
+            if (h->units[h->armed[i]].rx_fetches) {
+                h->armed[n++] = h->armed[i];
+            } else {
+                h->units[h->armed[i]].listed = false;
+            }
+        }
+        h->narmed = n;
+    }
+    if (!h->units[unit].listed) {
+        h->units[unit].listed = true;
+        h->armed[h->narmed++] = unit;
+    }
+}
+
+static void note_fetch(Harness *h, uint64_t addr, const uint8_t *d,
+                       size_t len)
+{
+    Unit *u;
+
+    if (addr % 16 || (len != 16 && len != 32) || addr >= GUEST_MEM) {
+        return;             /* Tx packet data, not a descriptor */
+    }
+    u = &h->units[addr / 16];
+    /* Only Rx reads 32 bytes at once; a read may be both rings' (overlap). */
+    if (len == 32 || in_ring(h, addr, O_RDBAL)) {
+        uint32_t rctl = shadow_reg(h, O_RCTL), ps = shadow_reg(h, O_PSRCTL);
+
+        /* Listed even when a 32-byte fetch already counted it */
+        u->rx_fetches++;
+        arm(h, addr / 16);
+        if (len == 32) {
+            int i;
+
+            /* §7.1.5: four buffers, sizes from PSRCTL.BSIZE0..3. */
+            u->nbufs = 4;
+            u->size[0] = (ps & 0x7f) * 128;
+            for (i = 1; i < 4; i++) {
+                u->size[i] = ((ps >> (8 * i)) & 0x3f) * 1024;
+            }
+            for (i = 0; i < 4; i++) {
+                u->buf[i] = le64(d + 8 * i);
+            }
+            if (addr + 16 < GUEST_MEM) {
+                h->units[addr / 16 + 1].rx_fetches++;
+            }
+        } else {
+            u->nbufs = 1;
+            u->buf[0] = le64(d);
+            u->size[0] = rx_bsize(rctl);
+        }
+    }
+    if (len == 16 && in_ring(h, addr, O_TDBAL)) {
+        u->tx_fetches++;
+    }
+}
+
+/* Does [addr, addr + len) lie inside a buffer of a fetched descriptor? */
+static bool in_buffer(Harness *h, uint64_t addr, size_t len)
+{
+    unsigned i, b;
+
+    for (i = 0; i < h->narmed; i++) {
+        Unit *u = &h->units[h->armed[i]];
+
+        if (!u->rx_fetches) {
+            continue;
+        }
+        for (b = 0; b < u->nbufs; b++) {
+            if (addr >= u->buf[b] && len <= u->size[b] &&
+                addr - u->buf[b] <= u->size[b] - len) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* A write that is not a descriptor write-back: Rx packet data. */
+static void check_data(Harness *h, uint64_t addr, size_t len)
+{
+    if (!in_buffer(h, addr, len)) {
+        shadow_violation("packet data written outside every posted buffer",
+                         addr, len);
+    }
+}
+
+static void note_write(Harness *h, uint64_t addr, size_t len)
+{
+    Unit *u;
+
+    /*
+     * A buffer may lie over descriptors (its own, even): a write inside a
+     * fetched buffer counts as data, since data lands before write-back.
+     */
+    if (addr < GUEST_MEM && addr % 16 == 0 && (len == 16 || len == 32) &&
+        h->units[addr / 16].rx_fetches && !in_buffer(h, addr, len)) {
+        /* An Rx write-back: one per fetch, of a descriptor handed over. */
+        u = &h->units[addr / 16];
+        if (!u->rx_posted) {
+            shadow_violation("Rx descriptor written back before it was "
+                             "handed over", addr, len);
+        }
+        u->rx_posted--;
+        u->rx_fetches--;
+        if (len == 32) {
+            if (!h->units[addr / 16 + 1].rx_fetches) {
+                shadow_violation("Rx write-back past its fetch", addr, len);
+            }
+            h->units[addr / 16 + 1].rx_fetches--;
+            if (h->units[addr / 16 + 1].rx_posted) {
+                h->units[addr / 16 + 1].rx_posted--;
+            }
+        }
+        return;
+    }
+    if (addr < GUEST_MEM && addr % 16 == 12 && len == 1 &&
+        h->units[addr / 16].tx_fetches) {
+        u = &h->units[addr / 16];
+        if (!u->tx_posted) {
+            shadow_violation("Tx descriptor written back before it was "
+                             "handed over", addr, len);
+        }
+        u->tx_posted--;
+        u->tx_fetches--;            /* Tx status write-back */
+        return;
+    }
+    if (addr % 16 == 12 && len == 1) {
+        shadow_violation("Tx status written back without a fetch", addr, len);
+    }
+    check_data(h, addr, len);
+}
+
+int shadow_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
+{
+    Harness *h = opaque;
+
+    if (addr >= BAR0_DMA && addr - BAR0_DMA < BAR0_BYTES) {
+        /* Must be refused by the core (a nested access). */
+        uint32_t v = e1000e_pp_read(h->core, (uint32_t)(addr - BAR0_DMA) & ~3u);
+        size_t i;
+
+        for (i = 0; i < len; i++) {
+            ((uint8_t *)buf)[i] = (uint8_t)(v >> (8 * (i % 4)));
+        }
+        return 0;
+    }
+    if (addr >= GUEST_MEM || len > GUEST_MEM - addr) {
+        return -1;
+    }
+    memcpy(buf, h->mem + addr, len);
+    if (h->trace) {
+        fprintf(stderr, "dma read  0x%05llx+%zu RDH %u RDT %u TDH %u TDT %u "
+                "RCTL 0x%08x\n",
+                (unsigned long long)addr, len, shadow_reg(h, O_RDH),
+                shadow_reg(h, O_RDT), shadow_reg(h, O_TDH),
+                shadow_reg(h, O_TDT), shadow_reg(h, O_RCTL));
+    }
+    note_fetch(h, addr, buf, len);
+    return 0;
+}
+
+int shadow_dma_write(void *opaque, uint64_t addr, const void *buf,
+                       size_t len)
+{
+    Harness *h = opaque;
+
+    if (addr >= BAR0_DMA && addr - BAR0_DMA < BAR0_BYTES) {
+        uint32_t v = 0;
+
+        memcpy(&v, buf, len < 4 ? len : 4);
+        e1000e_pp_write(h->core, (uint32_t)(addr - BAR0_DMA) & ~3u, v);
+        return 0;
+    }
+    if (addr >= GUEST_MEM || len > GUEST_MEM - addr) {
+        return -1;
+    }
+    if (h->trace) {
+        fprintf(stderr, "dma write 0x%05llx+%zu\n", (unsigned long long)addr,
+                len);
+    }
+    note_write(h, addr, len);
+    memcpy(h->mem + addr, buf, len);
+    return 0;
+}
+
+static uint64_t bucket_sum(const E1000EPPRxCounters *s, unsigned queued)
+{
+    return s->delivered + s->missed + s->filtered + s->oversize +
+           s->undersize + s->not_ready + s->dma_error + s->flushed + queued;
+}
+
+/* One frame offered; it must end in exactly one place. */
+void shadow_offer(Harness *h, const uint8_t *f, size_t len)
+{
+    E1000EPPCore *c = h->core;
+    E1000EPPRxCounters before = c->rxstat;
+    unsigned q = c->pktbuf.count;
+    bool took;
+
+    if (h->frames++ >= MAX_FRAMES) {
+        return;
+    }
+    took = e1000e_pp_receive(c, f, len);
+    uint64_t offered = c->rxstat.offered - before.offered;
+
+    /* More than one only when looped-back frames joined it. */
+    if (took ? offered < 1 : offered != 0) {
+        shadow_violation("a frame offered once was counted otherwise",
+                         offered, took);
+    }
+    if (bucket_sum(&c->rxstat, c->pktbuf.count) - bucket_sum(&before, q) !=
+        offered) {
+        shadow_violation("a frame did not end in exactly one place", len,
+                         offered);
+    }
+}
+
+/* Frames refused before the MAC took them in (GPRC does not count them). */
+static uint64_t refused(const E1000EPPRxCounters *s)
+{
+    return s->missed + s->filtered + s->oversize + s->undersize +
+           s->not_ready;
+}
+
+void shadow_snapshot(Harness *h)
+{
+    memcpy(h->stats, &h->core->regs[O_STATS / 4], sizeof(h->stats));
+    h->rxstat = h->core->rxstat;
+    h->queued = h->core->pktbuf.count;
+}
+
+static uint32_t stat_delta(Harness *h, uint32_t off)
+{
+    return h->core->regs[off / 4] - h->stats[(off - O_STATS) / 4];
+}
+
+/*
+ * Statistics only grow, unless the guest read them or a reset ran; and
+ * the counters the guest sees move with the frames' fates: MPC with the
+ * missed, ROC/RUC with the length drops, GPRC with every frame taken in.
+ */
+void shadow_check_stats(Harness *h)
+{
+    E1000EPPRxCounters *now = &h->core->rxstat, *was = &h->rxstat;
+    bool saturated = false;
+    unsigned i;
+
+    for (i = 0; i < sizeof(h->stats) / 4; i++) {
+        if (h->core->regs[O_STATS / 4 + i] < h->stats[i]) {
+            shadow_violation("a statistics register moved backwards",
+                             O_STATS + 4 * i, h->stats[i]);
+        }
+        saturated |= h->stats[i] == 0xffffffffu;
+    }
+    if (saturated) {
+        return;             /* the deltas below mean nothing then */
+    }
+    if (bucket_sum(now, h->core->pktbuf.count) - bucket_sum(was, h->queued) !=
+        now->offered - was->offered) {
+        shadow_violation("frames offered and their fates disagree",
+                         now->offered, bucket_sum(now, h->core->pktbuf.count));
+    }
+    if (stat_delta(h, O_MPC) != now->missed - was->missed) {
+        shadow_violation("MPC and the missed frames disagree",
+                         stat_delta(h, O_MPC), now->missed - was->missed);
+    }
+    if (stat_delta(h, O_ROC) != now->oversize - was->oversize ||
+        stat_delta(h, O_RUC) != now->undersize - was->undersize) {
+        shadow_violation("ROC/RUC and the length drops disagree",
+                         stat_delta(h, O_ROC), stat_delta(h, O_RUC));
+    }
+    if (stat_delta(h, O_GPRC) != (now->offered - refused(now)) -
+                                 (was->offered - refused(was))) {
+        shadow_violation("GPRC and the frames taken in disagree",
+                         stat_delta(h, O_GPRC), now->offered - was->offered);
+    }
+}

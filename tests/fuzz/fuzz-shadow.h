@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The fuzzer's platform side: guest memory, a BAR0 window for DMA, and a
+ * shadow of guest memory per 16-byte unit against which the device's
+ * behaviour is checked from outside the core (fuzz-shadow.c).
+ *
+ * Invariants (any break aborts with a message, which libFuzzer keeps):
+ *  - every packet-data DMA write lies inside the buffer of a descriptor
+ *    the device fetched and has not yet written back, within the buffer
+ *    size RCTL/PSRCTL gave when it was fetched;
+ *  - a descriptor is written back only after it was fetched, and not
+ *    more often than it was fetched;
+ *  - a descriptor is fetched only between head and tail (handed over);
+ *  - each offered frame ends in exactly one place (delivered, one
+ *    counted drop, or the packet buffer), and the drop counters the
+ *    guest sees (MPC, ROC, RUC) and GPRC move with it;
+ *  - no statistics register moves backwards until the guest reads it
+ *    (or a reset clears them).
+ */
+#ifndef FUZZ_SHADOW_H
+#define FUZZ_SHADOW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core.h"
+
+#define GUEST_MEM       (256u << 10)
+#define UNITS           (GUEST_MEM / 16)
+#define BAR0_DMA        0x100000ull
+#define BAR0_BYTES      0x20000u
+#define MAX_FRAMES      256     /* per input: keeps one run short */
+
+/* Register offsets (82574L datasheet §10.2), written out here. */
+#define O_CTRL      0x00000
+#define O_RCTL      0x00100
+#define O_PSRCTL    0x02170
+#define O_RDBAL     0x02800
+#define O_RDBAH     0x02804
+#define O_RDLEN     0x02808
+#define O_RDH       0x02810
+#define O_RDT       0x02818
+#define O_TDBAL     0x03800
+#define O_TDBAH     0x03804
+#define O_TDLEN     0x03808
+#define O_TDH       0x03810
+#define O_TDT       0x03818
+#define O_STATS     0x04000
+#define O_STATS_END 0x04100
+#define O_MPC       0x04010
+#define O_GPRC      0x04074
+#define O_RUC       0x040a4
+#define O_ROC       0x040ac
+
+/* What the shadow knows of one 16-byte unit of guest memory. */
+typedef struct Unit {
+    uint16_t rx_fetches;     /* Rx fetches not yet matched by a write-back */
+    uint16_t tx_fetches;
+    uint8_t nbufs;           /* buffers an Rx fetch of this unit gave */
+    bool listed;             /* in Harness.armed */
+    uint16_t rx_posted;      /* uses handed over by RDT/RDH, not yet back */
+    uint16_t tx_posted;
+    uint64_t buf[4];
+    uint32_t size[4];
+} Unit;
+
+typedef struct Harness {
+    E1000EPPCore *core;
+    uint8_t *mem;
+    Unit *units;
+    int64_t now;
+    int64_t timers[E1000E_PP_TIMER_COUNT];
+    E1000EPPIrqMode mode;
+    uint32_t *armed;         /* units with Rx fetches outstanding */
+    unsigned narmed;
+    uint32_t stats[(O_STATS_END - O_STATS) / 4];
+    E1000EPPRxCounters rxstat;
+    unsigned queued;
+    unsigned frames;         /* offered so far in this run */
+    bool trace;              /* FUZZ_TRACE: every operation and DMA */
+} Harness;
+
+/* Report a broken invariant and abort (libFuzzer keeps the input). */
+void shadow_violation(const char *what, unsigned long long a,
+                      unsigned long long b);
+/* A register as the guest would read it, without side effects */
+uint32_t shadow_reg(Harness *h, uint32_t off);
+/* The guest writes val to off (~0u: nothing): note what it hands over */
+void shadow_post(Harness *h, uint32_t off, uint32_t val);
+/* The platform's DMA callbacks, checking every access */
+int shadow_dma_read(void *opaque, uint64_t addr, void *buf, size_t len);
+int shadow_dma_write(void *opaque, uint64_t addr, const void *buf,
+                     size_t len);
+/* Offer one frame and check where it ended */
+void shadow_offer(Harness *h, const uint8_t *f, size_t len);
+/* Remember the statistics; check them against the last snapshot */
+void shadow_snapshot(Harness *h);
+void shadow_check_stats(Harness *h);
+
+#endif
