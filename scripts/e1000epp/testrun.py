@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """`test` and `run`: the test suites, their counts, the summary table."""
 
+import collections
 import glob
 import json
 import os
