@@ -18,6 +18,11 @@ def add_arguments(parser):
     parser.add_argument("--report", metavar="DIR", type=argtypes.output_dir,
                         help="report directory (default: build/reports/"
                         "race-<UTC stamp>)")
+    parser.add_argument("--vm-cycles", metavar="N",
+                        type=argtypes.positive_int, default=None,
+                        help="then run the VM stress (link drops, Tx-hang "
+                        "resets, runtime suspend and PME wake) N cycles "
+                        "with the unmodified driver")
 
 
 def run(args):
@@ -46,4 +51,27 @@ def run(args):
         return qtestrun.fail("the race scenario failed (%s); see above"
                              % (verdict or "exit %d" % rc))
     print("race: report in %s" % os.path.relpath(table, paths.REPO))
+    if getattr(args, "vm_cycles", None):
+        return _vm_stress(args.vm_cycles, report)
+    return 0
+
+
+def _vm_stress(cycles, report):
+    """tests/functional/test_pm_stress.py with its evidence in report."""
+    from e1000epp import testrun
+
+    if not os.path.exists(os.path.join(paths.GUEST_DIR, "initrd.img")):
+        return qtestrun.fail("the guest image is not built; run "
+                             "./e1000e-pp setup")
+    print("race: VM stress, %d cycles (about %d s under TCG) ..."
+          % (cycles, 20 + 15 * cycles), flush=True)
+    res, _ = testrun.run_pytest(
+        os.path.join(report, "stress-junit.xml"), "pm_stress",
+        {"E1000EPP_STRESS_CYCLES": str(cycles),
+         "E1000EPP_REPORT_DIR": report})
+    if res.failed or not res.passed:
+        return qtestrun.fail("the VM stress failed; evidence in %s"
+                             % os.path.relpath(report, paths.REPO))
+    print("race: VM stress passed; dmesg and the device's events in %s"
+          % os.path.relpath(report, paths.REPO))
     return 0
