@@ -284,7 +284,10 @@ const RegInfo *e1000e_pp_reg_lookup(uint32_t offset)
 static void reg_unimplemented(E1000EPPCore *c, const RegInfo *ri,
                               uint32_t off, bool is_write, uint32_t value)
 {
-    c->unimp_seen[off >> 7] |= 1u << ((off >> 2) & 31);
+    /* The entry points take any offset; only BAR0's dwords are listed. */
+    if (off < REG_SPACE_BYTES) {
+        c->unimp_seen[off >> 7] |= 1u << ((off >> 2) & 31);
+    }
     if (ri) {
         e1000e_pp_log(c, E1000E_PP_LOG_UNIMP, off,
                       "%s of %s (0x%05x, §%s): stored, not modelled",
