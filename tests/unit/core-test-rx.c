@@ -337,10 +337,15 @@ void test_rx_packet_split_header_split_never_passes_rdt(void)
     frame[23] = 6;
     frame[14 + 20 + 12] = 0x50;                     /* TCP data offset */
     e1000e_pp_receive(f->core, frame, sizeof(frame));
-    /* 54-byte header + 1146 bytes > 1 KB: two descriptors, one posted. */
-    CHECK_EQ(rd(f, 0x02810), 0);
+    /*
+     * 54-byte header + 1146 bytes > 1 KB: two descriptors, one posted.
+     * Buffer by buffer (§7.1.6): the posted one is used, RDH stops at
+     * RDT, the rest of the frame waits on the chip.
+     */
+    CHECK_EQ(rd(f, 0x02810), 2);
+    CHECK_EQ(le32(f->mem + RX_RING + 8) & 3, 1);    /* DD, no EOP */
     CHECK_EQ(le32(f->mem + RX_RING + 32 + 8) & 1, 0);   /* untouched */
-    CHECK_EQ(f->core->pktbuf.count, 1);             /* waits instead */
+    CHECK_EQ(f->core->pktbuf.count, 1);             /* the rest waits */
     wr(f, 0x02818, 4);
     CHECK_EQ(rd(f, 0x02810), 4);
     CHECK_EQ(le16(f->mem + RX_RING + 16), 0x8000 | 54);  /* HS, 54 */
@@ -377,32 +382,6 @@ void test_rx_oversize_without_lpe_counts_roc(void)
     CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
     CHECK_EQ(rd(f, 0x040ac), 1);                    /* ROC */
     CHECK_EQ(rd(f, 0x02810), 0);
-    fake_free(f);
-}
-
-void test_dma_failure_writes_no_dd(void)
-{
-    Fake *f = up_device();
-    uint8_t frame[60];
-
-    rx_ring(f, 8, 1u << 26, 1);
-    put64(f->mem + RX_RING, FAKE_MEM_BYTES + 0x1000);  /* unmapped */
-    make_frame(frame, sizeof(frame), 1);
-    e1000e_pp_receive(f->core, frame, sizeof(frame));
-    CHECK_EQ(le32(f->mem + RX_RING + 8) & 1, 0);    /* no DD */
-    CHECK_EQ(rd(f, 0x02810), 0);                    /* head stays */
-    CHECK_EQ(f->core->rxstat.dma_error, 1);
-    CHECK_EQ(f->core->rxstat.delivered, 0);
-    CHECK(f->core->dma_errors > 0);
-    /* The engine stopped: the next frame waits in the packet buffer. */
-    put64(f->mem + RX_RING, RX_BUF(0));
-    e1000e_pp_receive(f->core, frame, sizeof(frame));
-    CHECK_EQ(f->core->pktbuf.count, 1);
-    /* Rewriting RCTL.EN restarts it and the frame is delivered. */
-    wr(f, 0x00100, 0);
-    wr(f, 0x00100, 1u << 1 | 1u << 15 | 1u << 26);
-    CHECK_EQ(f->core->rxstat.delivered, 1);
-    CHECK_EQ(le32(f->mem + RX_RING + 8) & 3, 3);
     fake_free(f);
 }
 

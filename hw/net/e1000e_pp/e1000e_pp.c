@@ -181,6 +181,14 @@ static void plat_pme(void *opaque)
                                PCI_PM_CTRL_PME_STATUS);
 }
 
+static void plat_trace_dma_fault(void *opaque, const char *what,
+                                 uint32_t desc, uint64_t addr,
+                                 uint32_t offset, uint32_t len, int is_write)
+{
+    trace_e1000e_pp_dma_fault(what, desc, addr, offset, len,
+                              is_write ? "write" : "read");
+}
+
 static const E1000EPPPlatform e1000e_pp_platform = {
     .dma_read = plat_dma_read,
     .dma_write = plat_dma_write,
@@ -200,6 +208,7 @@ static const E1000EPPPlatform e1000e_pp_platform = {
     .trace_pm = plat_trace_pm,
     .trace_violation = plat_trace_violation,
     .trace_event = plat_trace_event,
+    .trace_dma_fault = plat_trace_dma_fault,
     .pme = plat_pme,
 };
 

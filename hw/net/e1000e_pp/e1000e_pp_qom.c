@@ -34,6 +34,10 @@ static void add_counters(E1000EPPState *s)
         { "dma-errors", &s->core.dma_errors },
         { "pm-violations", &s->core.pm_violations },
         { "reentries-refused", &s->core.reentries },
+        { "dma-fault-count", &s->core.nfaults },
+        { "rx-null-desc", &s->core.rxcache.null_desc },
+        { "rx-buf-new", &s->core.rxcache.buf_new },
+        { "rx-buf-reposted", &s->core.rxcache.buf_reposted },
     };
     size_t i;
 
@@ -54,10 +58,22 @@ static char *e1000e_pp_get_events(Object *obj, Error **errp)
     return buf;
 }
 
+/* qom-get <dev> dma-faults: failed DMAs, oldest first. */
+static char *e1000e_pp_get_dma_faults(Object *obj, Error **errp)
+{
+    E1000EPPState *s = E1000E_PP(obj);
+    size_t len = e1000e_pp_dma_faults(&s->core, NULL, 0);
+    char *buf = g_malloc(len + 1);
+
+    e1000e_pp_dma_faults(&s->core, buf, len + 1);
+    return buf;
+}
+
 /*
  * Race-tooling knobs, settable with qom-set at run time (and, for
- * reset-delay-ns, on the command line): tx-hold, reset-delay-ns,
- * link-drop-ms, wake-event. Before realize they only configure.
+ * reset-delay-ns and rx-fetch-limit, on the command line): tx-hold,
+ * reset-delay-ns, link-drop-ms, wake-event, rx-fetch-limit. Before
+ * realize they only configure.
  */
 static void e1000e_pp_knob_get_u64(Object *obj, Visitor *v, const char *name,
                                    void *opaque, Error **errp)
@@ -70,6 +86,9 @@ static void e1000e_pp_knob_get_u64(Object *obj, Visitor *v, const char *name,
                 s->cfg.reset_ns;
     } else if (!strcmp(name, "tx-hold")) {
         value = s->core.tx_hold;
+    } else if (!strcmp(name, "rx-fetch-limit")) {
+        value = DEVICE(obj)->realized ? s->core.cfg.rx_fetch_limit :
+                s->cfg.rx_fetch_limit;
     }
     visit_type_uint64(v, name, &value, errp);
 }
@@ -89,6 +108,11 @@ static void e1000e_pp_knob_set_u64(Object *obj, Visitor *v, const char *name,
         if (live) {
             e1000e_pp_knob_reset_ns(&s->core, value);
         }
+    } else if (!strcmp(name, "rx-fetch-limit")) {
+        s->cfg.rx_fetch_limit = MIN(value, UINT32_MAX);
+        if (live) {
+            e1000e_pp_knob_rx_fetch_limit(&s->core, s->cfg.rx_fetch_limit);
+        }
     } else if (!live) {
         error_setg(errp, "%s is a run-time knob: set it with qom-set", name);
     } else if (!strcmp(name, "tx-hold")) {
@@ -104,6 +128,7 @@ static void add_knobs(E1000EPPState *s)
 {
     static const char *const knobs[] = {
         "reset-delay-ns", "tx-hold", "link-drop-ms", "wake-event",
+        "rx-fetch-limit",
     };
     size_t i;
 
@@ -114,6 +139,8 @@ static void add_knobs(E1000EPPState *s)
                             NULL, NULL);
     }
     object_property_add_str(OBJECT(s), "events", e1000e_pp_get_events, NULL);
+    object_property_add_str(OBJECT(s), "dma-faults", e1000e_pp_get_dma_faults,
+                            NULL);
 }
 
 /* qom-get <dev> unimplemented-registers: what the guest touched. */

@@ -89,6 +89,10 @@ typedef struct E1000EPPPlatform {
     /* Knob changes and violations, as listed by e1000e_pp_events. */
     void (*trace_event)(void *opaque, const char *what, uint32_t reg,
                         uint32_t value);
+    /* A DMA that failed (may be NULL); the core keeps a list too. */
+    void (*trace_dma_fault)(void *opaque, const char *what, uint32_t desc,
+                            uint64_t addr, uint32_t offset, uint32_t len,
+                            int is_write);
 } E1000EPPPlatform;
 
 /* What the host configures before the first reset (device properties). */
@@ -98,6 +102,12 @@ typedef struct E1000EPPConfig {
     bool rx_backpressure;
     /* How long CTRL.RST keeps the MAC in reset, in virtual ns. */
     uint64_t reset_ns;
+    /*
+     * Test knob, 0 = off: the Rx descriptor cache holds at most this
+     * many descriptors and fetches only when RDT is written, so the ring
+     * runs dry at a chosen descriptor of a frame (docs/fidelity.md).
+     */
+    uint32_t rx_fetch_limit;
 } E1000EPPConfig;
 
 /*
@@ -146,6 +156,7 @@ typedef struct E1000EPPRxInfo {
 typedef struct E1000EPPRxQueued {
     uint32_t start;          /* offset in bytes[] (the data may wrap) */
     uint32_t len;            /* bytes to DMA, FCS included if kept */
+    uint32_t done;           /* bytes already moved to host buffers */
     uint32_t charge;         /* buffer space the frame occupies */
     E1000EPPRxInfo info;
 } E1000EPPRxQueued;
@@ -168,6 +179,42 @@ typedef struct E1000EPPRxWriteback {
     uint8_t size[E1000E_PP_WB_MAX];
     unsigned count;
 } E1000EPPRxWriteback;
+
+/*
+ * The on-chip Rx descriptor cache (rxcache.c): descriptors fetched from
+ * RDH on when the tail moves, used from here, not re-read at use. The
+ * 82574 text we could read gives no size; 32 is the largest PTHRESH
+ * Linux programs (docs/fidelity.md).
+ */
+#define E1000E_PP_RX_CACHE       32
+/* Ring slots whose last posted buffer address is remembered (issue 12). */
+#define E1000E_PP_RX_SLOTS       4096
+
+typedef struct E1000EPPRxCache {
+    /* Descriptors as fetched, 16 or 32 bytes each (the ring's format). */
+    uint8_t bytes[E1000E_PP_RX_CACHE * 32];
+    unsigned head, count;    /* FIFO of entries; head is the one at RDH */
+    unsigned dsz;            /* entry size, from the format at the fetch */
+    bool fetch_pending;      /* the tail moved: fetch in the next step */
+    uint64_t null_desc;      /* descriptors with buffer address 0 */
+    /* Buffer address per slot at its last fetch, and the ring set then. */
+    uint64_t last_addr[E1000E_PP_RX_SLOTS];
+    uint32_t last_gen[E1000E_PP_RX_SLOTS];
+    uint32_t gen;            /* bumped each time the ring is set up */
+    uint64_t buf_new, buf_reposted;
+} E1000EPPRxCache;
+
+/* A DMA that failed: posted writes are lost, reads return nothing. */
+typedef struct E1000EPPDmaFault {
+    int64_t ns;
+    const char *what;        /* rx-data, rx-desc-wb, rx-desc-fetch, tx-... */
+    uint32_t desc;           /* descriptor index in its ring */
+    uint64_t addr;           /* buffer (or descriptor) address */
+    uint32_t offset, len;    /* the failed access within that buffer */
+    bool write;
+} E1000EPPDmaFault;
+
+#define E1000E_PP_DMA_FAULTS     32
 
 /* Tx descriptor status bytes held for TXDCTL.WTHRESH. */
 typedef struct E1000EPPTxWriteback {
@@ -284,7 +331,7 @@ typedef struct E1000EPPCore {
     E1000EPPPktBuf pktbuf;
     E1000EPPRxWriteback rxwb;
     E1000EPPRxCounters rxstat;
-    bool rx_halted;          /* a DMA failed; until RCTL.EN is rewritten */
+    E1000EPPRxCache rxcache;
     bool tx_paused;          /* a received PAUSE holds the transmitter */
     bool rxdmt_low;          /* free descriptors at or below RDMTS */
     bool tx_halted;          /* a DMA failed; until TCTL.EN is rewritten */
@@ -296,6 +343,9 @@ typedef struct E1000EPPCore {
 
     bool bus_master;         /* PCI COMMAND.BME */
     uint64_t dma_errors;
+    /* The last E1000E_PP_DMA_FAULTS failed DMAs, and how many in all. */
+    E1000EPPDmaFault faults[E1000E_PP_DMA_FAULTS];
+    uint64_t nfaults;
     uint32_t ioaddr;         /* I/O BAR: IOADDR */
 
     /* PCI PM: PMCSR.PowerState and what the function refused outside D0. */
@@ -347,8 +397,15 @@ void e1000e_pp_knob_tx_hold(E1000EPPCore *c, bool hold);
 void e1000e_pp_knob_reset_ns(E1000EPPCore *c, uint64_t ns);
 void e1000e_pp_knob_link_drop(E1000EPPCore *c, uint32_t ms);
 void e1000e_pp_knob_wake(E1000EPPCore *c, uint32_t cause);
+/* At most n Rx descriptors per fetch, fetched on RDT writes only (0: off) */
+void e1000e_pp_knob_rx_fetch_limit(E1000EPPCore *c, uint32_t n);
 /* The event list, oldest first, one "ns what reg=0x.. value=0x.." line each. */
 size_t e1000e_pp_events(E1000EPPCore *c, char *buf, size_t size);
+/*
+ * The DMA fault list, oldest first, one "ns what desc=N addr=0x..
+ * offset=N len=N read|write" line each.
+ */
+size_t e1000e_pp_dma_faults(E1000EPPCore *c, char *buf, size_t size);
 
 /*
  * The unknown and unimplemented registers touched since init, as

@@ -4,7 +4,14 @@
  * clear or the function is outside D0, and every failure counted
  * (docs/fidelity.md, "DMA"). CTRL.GIO_MASTER_DISABLE is no failure: the
  * engines simply start no new work while it is set.
+ *
+ * PCIe memory writes are posted: a write the host's IOMMU (or an
+ * unassigned address) rejects is simply lost, and the device goes on as
+ * if it had landed. What the engines report here is kept in a bounded
+ * fault list (qom-get <nic> dma-faults) and traced.
  */
+#include <stdio.h>
+
 #include "internal.h"
 
 /* Why a DMA may not go out; logged and counted by the caller. */
@@ -55,4 +62,47 @@ bool e1000e_pp_dma_write(E1000EPPCore *c, uint64_t addr, const void *buf,
         return false;
     }
     return true;
+}
+
+void e1000e_pp_dma_fault(E1000EPPCore *c, const char *what, uint32_t desc,
+                         uint64_t addr, uint32_t offset, uint32_t len,
+                         bool write)
+{
+    E1000EPPDmaFault *f = &c->faults[c->nfaults % E1000E_PP_DMA_FAULTS];
+
+    f->ns = c->plat->now_ns(c->opaque);
+    f->what = what;
+    f->desc = desc;
+    f->addr = addr;
+    f->offset = offset;
+    f->len = len;
+    f->write = write;
+    c->nfaults++;
+    if (c->plat->trace_dma_fault) {
+        c->plat->trace_dma_fault(c->opaque, what, desc, addr, offset, len,
+                                 write);
+    }
+}
+
+size_t e1000e_pp_dma_faults(E1000EPPCore *c, char *buf, size_t size)
+{
+    uint64_t i = c->nfaults > E1000E_PP_DMA_FAULTS ?
+                 c->nfaults - E1000E_PP_DMA_FAULTS : 0;
+    size_t len = 0;
+
+    if (size) {
+        buf[0] = '\0';
+    }
+    for (; i < c->nfaults; i++) {
+        const E1000EPPDmaFault *f = &c->faults[i % E1000E_PP_DMA_FAULTS];
+        int n = snprintf(len < size ? buf + len : NULL,
+                         len < size ? size - len : 0,
+                         "%lld %s desc=%u addr=0x%llx offset=%u len=%u %s\n",
+                         (long long)f->ns, f->what, f->desc,
+                         (unsigned long long)f->addr, f->offset, f->len,
+                         f->write ? "write" : "read");
+
+        len += n > 0 ? (size_t)n : 0;
+    }
+    return len;
 }

@@ -269,21 +269,106 @@ bool e1000e_pp_rx_vlan_match(E1000EPPCore *c, uint16_t tci);
 void e1000e_pp_rx_parse(E1000EPPCore *c, const uint8_t *f, size_t len,
                         size_t strip_off, E1000EPPRxInfo *info);
 
-/* rxring.c */
-RxFormat e1000e_pp_rx_format(E1000EPPCore *c);
-size_t e1000e_pp_rx_buf_size(E1000EPPCore *c);
+/* The Rx descriptor format RCTL.DTYP and RFCTL.EXTEN select. */
+static inline RxFormat e1000e_pp_rx_format(E1000EPPCore *c)
+{
+    if ((REG(c, RCTL) & RCTL_DTYP_MASK) == RCTL_DTYP_PS) {
+        return RX_SPLIT;
+    }
+    return (REG(c, RFCTL) & RFCTL_EXTEN) ? RX_EXTENDED : RX_LEGACY;
+}
+
+/*
+ * RDH, RDT and RDLEN count 16-byte units in every format; a 32-byte
+ * packet-split descriptor takes two (Linux writes "i << 1" to RDT).
+ */
+static inline unsigned e1000e_pp_rx_desc_units(RxFormat f)
+{
+    return f == RX_SPLIT ? 2 : 1;
+}
+
+static inline uint32_t e1000e_pp_rx_ring_units(E1000EPPCore *c)
+{
+    return (REG(c, RDLEN) & 0xfff80) / 16;
+}
+
+static inline uint64_t e1000e_pp_rx_ring_base(E1000EPPCore *c)
+{
+    return (uint64_t)REG(c, RDBAH) << 32 | (REG(c, RDBAL) & ~0xfu);
+}
+
+/* rxcache.c: the on-chip descriptor cache and the ring pointers */
 uint32_t e1000e_pp_rx_ring_free(E1000EPPCore *c);
+void e1000e_pp_rxcache_clear(E1000EPPCore *c);
+void e1000e_pp_rxcache_ring_set(E1000EPPCore *c, uint32_t off, uint32_t val,
+                                uint32_t old);
+void e1000e_pp_rdh_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                         uint32_t old);
+void e1000e_pp_rxcache_fetch_pending(E1000EPPCore *c);
+unsigned e1000e_pp_rxcache_avail(E1000EPPCore *c);
+void e1000e_pp_rxcache_demand(E1000EPPCore *c);
+void e1000e_pp_rxcache_prefetch_slow(E1000EPPCore *c);
+
+/* RDT was written or RCTL.EN set: fetch in this entry point's step. */
+static inline void e1000e_pp_rxcache_tail_moved(E1000EPPCore *c)
+{
+    c->rxcache.fetch_pending = true;
+}
+
+/* Entry i of the cache's FIFO (16 or 32 bytes, as the ring's format). */
+static inline uint8_t *e1000e_pp_rxcache_entry(E1000EPPRxCache *rc,
+                                               unsigned i, unsigned dsz)
+{
+    return rc->bytes + ((rc->head + i) % E1000E_PP_RX_CACHE) * dsz;
+}
+
+/* The descriptor at RDH, fetched on demand; NULL when the ring is dry. */
+static inline uint8_t *e1000e_pp_rxcache_peek(E1000EPPCore *c)
+{
+    E1000EPPRxCache *rc = &c->rxcache;
+
+    if (!rc->count) {
+        e1000e_pp_rxcache_demand(c);
+        if (!rc->count) {
+            return NULL;
+        }
+    }
+    return e1000e_pp_rxcache_entry(rc, 0, rc->dsz);
+}
+
+/* The descriptor at RDH is used: the head moves past it. */
+static inline void e1000e_pp_rxcache_pop(E1000EPPCore *c)
+{
+    E1000EPPRxCache *rc = &c->rxcache;
+    uint32_t h = REG(c, RDH) + rc->dsz / 16;
+    uint32_t n = (REG(c, RDLEN) & 0xfff80) / 16;
+
+    rc->head = (rc->head + 1) % E1000E_PP_RX_CACHE;
+    rc->count--;
+    REG(c, RDH) = h >= n ? h - n : h;
+}
+
+/* Point 3 (rxcache.c): only with RXDCTL.PTHRESH set. */
+static inline void e1000e_pp_rxcache_prefetch(E1000EPPCore *c)
+{
+    if (REG(c, RXDCTL) & 0x3f) {
+        e1000e_pp_rxcache_prefetch_slow(c);
+    }
+}
+
+/* rxring.c */
+size_t e1000e_pp_rx_buf_size(E1000EPPCore *c);
 unsigned e1000e_pp_rx_descriptors_needed(E1000EPPCore *c, const RxFrame *fr);
-bool e1000e_pp_rx_ring_put(E1000EPPCore *c, const RxFrame *fr,
-                           unsigned needed);
+bool e1000e_pp_rx_ring_move(E1000EPPCore *c, const RxFrame *fr,
+                            uint32_t *done);
 
 /* pktbuf.c */
 uint32_t e1000e_pp_pktbuf_charge(size_t wire_len);
 bool e1000e_pp_pktbuf_room(E1000EPPCore *c, size_t wire_len);
 bool e1000e_pp_pktbuf_empty(E1000EPPCore *c);
 void e1000e_pp_pktbuf_push(E1000EPPCore *c, const RxFrame *fr,
-                           size_t wire_len);
-bool e1000e_pp_pktbuf_peek(E1000EPPCore *c, RxFrame *fr);
+                           size_t wire_len, uint32_t done);
+bool e1000e_pp_pktbuf_peek(E1000EPPCore *c, RxFrame *fr, uint32_t **done);
 void e1000e_pp_pktbuf_pop(E1000EPPCore *c);
 void e1000e_pp_pktbuf_reset(E1000EPPCore *c);
 
@@ -374,13 +459,21 @@ static inline void put_le32(uint8_t *p, uint32_t v)
  * descriptors, GRAN = 0 cache lines of 256 bytes (82583V TXDCTL: "16
  * descriptors cacheline - 256 bytes"). Capped at what the model holds.
  */
-static inline unsigned e1000e_pp_wthresh(uint32_t dctl, unsigned desc_bytes)
+static inline unsigned e1000e_pp_dctl_thresh(uint32_t dctl, unsigned shift,
+                                             unsigned desc_bytes)
 {
-    unsigned w = (dctl >> 16) & 0x3f;
+    unsigned w = (dctl >> shift) & 0x3f;
 
     if (!(dctl & (1u << 24))) {
         w *= 256 / desc_bytes;
     }
+    return w;
+}
+
+static inline unsigned e1000e_pp_wthresh(uint32_t dctl, unsigned desc_bytes)
+{
+    unsigned w = e1000e_pp_dctl_thresh(dctl, 16, desc_bytes);
+
     return w > E1000E_PP_WB_MAX ? E1000E_PP_WB_MAX : w;
 }
 
@@ -400,5 +493,9 @@ bool e1000e_pp_dma_read(E1000EPPCore *c, uint64_t addr, void *buf,
                         size_t len);
 bool e1000e_pp_dma_write(E1000EPPCore *c, uint64_t addr, const void *buf,
                          size_t len);
+/* A failed access, recorded in the fault list and traced. */
+void e1000e_pp_dma_fault(E1000EPPCore *c, const char *what, uint32_t desc,
+                         uint64_t addr, uint32_t offset, uint32_t len,
+                         bool write);
 
 #endif

@@ -54,3 +54,13 @@ void e1000e_pp_knob_wake(E1000EPPCore *c, uint32_t cause)
     e1000e_pp_wake_event(c, cause);
     e1000e_pp_leave(c);
 }
+
+void e1000e_pp_knob_rx_fetch_limit(E1000EPPCore *c, uint32_t n)
+{
+    /* Applies to the next fetch; what is cached stays. */
+    e1000e_pp_begin(c);
+    c->cfg.rx_fetch_limit = n;
+    e1000e_pp_event(c, "knob-rx-fetch-limit", RDT, n);
+    e1000e_pp_schedule(c, WORK_RX);
+    e1000e_pp_leave(c);
+}

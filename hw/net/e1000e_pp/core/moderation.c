@@ -20,14 +20,17 @@ void e1000e_pp_moderation_reset(E1000EPPCore *c)
     memset(c->delay_armed, 0, sizeof(c->delay_armed));
 }
 
-/* One Rx descriptor written back; a failure is logged, nothing undone. */
+/*
+ * One Rx descriptor written back. A posted write: a failure is lost,
+ * listed as a fault (descriptor index from its address), nothing undone.
+ */
 void e1000e_pp_rx_wb_write(E1000EPPCore *c, uint64_t addr, const uint8_t *d,
                            size_t size)
 {
     if (!e1000e_pp_dma_write(c, addr, d, size)) {
-        e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, RDH,
-                      "Rx descriptor write-back to 0x%llx failed",
-                      (unsigned long long)addr);
+        e1000e_pp_dma_fault(c, "rx-desc-wb",
+                            (uint32_t)((addr - e1000e_pp_rx_ring_base(c)) /
+                                       size), addr, 0, (uint32_t)size, true);
     }
 }
 

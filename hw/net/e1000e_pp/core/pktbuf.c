@@ -85,8 +85,12 @@ static void flow_control(E1000EPPCore *c)
     }
 }
 
+/*
+ * A frame into the buffer; "done" bytes of it already went to host
+ * buffers (the ring ran dry part-way): the rest moves from there.
+ */
 void e1000e_pp_pktbuf_push(E1000EPPCore *c, const RxFrame *fr,
-                           size_t wire_len)
+                           size_t wire_len, uint32_t done)
 {
     E1000EPPPktBuf *pb = &c->pktbuf;
     E1000EPPRxQueued *q = &pb->q[(pb->head + pb->count) %
@@ -96,6 +100,7 @@ void e1000e_pp_pktbuf_push(E1000EPPCore *c, const RxFrame *fr,
 
     q->start = w;
     q->len = (uint32_t)fr->len;
+    q->done = done;
     q->charge = e1000e_pp_pktbuf_charge(wire_len);
     q->info = fr->info;
     for (s = 0; s < fr->nseg; s++) {
@@ -112,8 +117,11 @@ void e1000e_pp_pktbuf_push(E1000EPPCore *c, const RxFrame *fr,
     flow_control(c);
 }
 
-/* The oldest frame as a two-piece RxFrame (its bytes may wrap). */
-bool e1000e_pp_pktbuf_peek(E1000EPPCore *c, RxFrame *fr)
+/*
+ * The oldest frame as a two-piece RxFrame (its bytes may wrap), and
+ * where its progress into host buffers is kept.
+ */
+bool e1000e_pp_pktbuf_peek(E1000EPPCore *c, RxFrame *fr, uint32_t **done)
 {
     E1000EPPPktBuf *pb = &c->pktbuf;
     E1000EPPRxQueued *q;
@@ -129,6 +137,7 @@ bool e1000e_pp_pktbuf_peek(E1000EPPCore *c, RxFrame *fr)
     rxframe_add(fr, pb->bytes + q->start, first);
     rxframe_add(fr, pb->bytes, q->len - first);
     fr->info = q->info;
+    *done = &q->done;
     return true;
 }
 

@@ -41,7 +41,7 @@ static bool rx_mac_ready(E1000EPPCore *c)
  */
 static bool rx_dma_ready(E1000EPPCore *c)
 {
-    return rx_mac_ready(c) && c->bus_master && !c->rx_halted &&
+    return rx_mac_ready(c) && c->bus_master && c->power == E1000E_PP_D0 &&
            !(REG(c, CTRL) & CTRL_GIO_MASTER_DISABLE);
 }
 
@@ -69,50 +69,60 @@ static void rx_trace(E1000EPPCore *c, size_t len, unsigned n,
     }
 }
 
-static void rx_halt(E1000EPPCore *c)
+/*
+ * After a frame moved as far as the ring allowed. Its EOP written, it
+ * is delivered: RDTR/RADV run (§7.1.9 "every time a new packet is
+ * received and transferred to the host memory") and the cache may
+ * prefetch. Ring dry part-way: descriptors WTHRESH still holds are
+ * bounded by the same timers, whose expiry writes them back.
+ */
+static void rx_moved(E1000EPPCore *c, bool complete)
 {
-    /* A failed DMA stops the engine until RCTL.EN is written again. */
-    c->rx_halted = true;
-    c->rxstat.dma_error++;
-    e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, RDBAL,
-                  "Rx DMA failed at RDH %u: receive engine stopped",
-                  REG(c, RDH));
-}
-
-/* One frame from the buffer or the wire into the ring. */
-static bool rx_to_ring(E1000EPPCore *c, const RxFrame *fr, unsigned needed)
-{
-    if (!e1000e_pp_rx_ring_put(c, fr, needed)) {
-        rx_halt(c);
-        return false;
+    if (complete) {
+        c->rxstat.delivered++;
+        e1000e_pp_rx_delay_start(c);
+        e1000e_pp_rxcache_prefetch(c);
+    } else if (c->rxwb.count) {
+        e1000e_pp_rx_delay_start(c);
     }
-    c->rxstat.delivered++;
-    e1000e_pp_rx_delay_start(c);
-    return true;
-}
-
-/* Whether the posted descriptors hold the frame, and how many it needs. */
-static bool ring_takes(E1000EPPCore *c, const RxFrame *fr, unsigned *needed)
-{
-    *needed = e1000e_pp_rx_descriptors_needed(c, fr);
-    return e1000e_pp_rx_ring_free(c) >= *needed;
 }
 
 void e1000e_pp_rx_drain(E1000EPPCore *c)
 {
+    E1000EPPRxCache *rc = &c->rxcache;
+    uint32_t *done;
+    unsigned guard;
     RxFrame fr;
-    unsigned guard, needed;
 
+    /* A tail write fetches only into an empty cache, or per PTHRESH. */
+    if (rc->fetch_pending && rc->count && !(REG(c, RXDCTL) & 0x3f)) {
+        rc->fetch_pending = false;
+    }
+    if ((!rc->fetch_pending && e1000e_pp_pktbuf_empty(c)) ||
+        !rx_dma_ready(c)) {
+        goto out;
+    }
+    if (rc->fetch_pending) {
+        e1000e_pp_rxcache_fetch_pending(c);
+    }
     /* Bounded by the frames the buffer can hold. */
     for (guard = 0; guard < E1000E_PP_PKTBUF_FRAMES; guard++) {
-        if (!rx_dma_ready(c) || !e1000e_pp_pktbuf_peek(c, &fr) ||
-            !ring_takes(c, &fr, &needed)) {
+        bool complete;
+
+        if (!e1000e_pp_pktbuf_peek(c, &fr, &done)) {
             break;
         }
-        rx_to_ring(c, &fr, needed);
+        e1000e_pp_rxcache_avail(c);     /* a tail moved back takes back */
+        complete = e1000e_pp_rx_ring_move(c, &fr, done);
+        rx_moved(c, complete);
+        if (!complete) {
+            rx_trace(c, fr.len, 0, "ring dry part-way, rest waits");
+            break;
+        }
         e1000e_pp_pktbuf_pop(c);
         rx_trace(c, fr.len, 0, "delivered from packet buffer");
     }
+out:
     if (c->cfg.rx_backpressure && e1000e_pp_can_receive(c)) {
         e1000e_pp_schedule(c, WORK_RX_READY);
     }
@@ -130,7 +140,8 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
     size_t wire_len, max, strip = 0;
     uint8_t fcs[ETH_FCS_LEN];
     bool tagged, fits;
-    unsigned needed;
+    unsigned needed, avail;
+    uint32_t done = 0;
     RxFrame fr;
 
     memset(&fr, 0, sizeof(fr));
@@ -200,7 +211,9 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
         rxframe_add(&fr, fcs, ETH_FCS_LEN);
     }
 
-    fits = ring_takes(c, &fr, &needed);
+    needed = e1000e_pp_rx_descriptors_needed(c, &fr);
+    avail = e1000e_pp_rxcache_avail(c);
+    fits = avail >= needed;
     if (c->cfg.rx_backpressure && !(fits && e1000e_pp_pktbuf_empty(c) &&
                                 rx_dma_ready(c)) &&
         !e1000e_pp_pktbuf_room(c, wire_len)) {
@@ -209,19 +222,38 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
         return false;
     }
     e1000e_pp_stats_rx_total(c, wire_len);
-    if (!fits) {
-        /* RNBC counts frames that found no free descriptor (§10.2.7). */
+    if (!avail) {
+        /* RNBC: a frame arrived while RDH == RDT (§10.2.7). */
         e1000e_pp_stat_inc(c, RNBC);
-    } else if (direct && e1000e_pp_pktbuf_empty(c) && rx_dma_ready(c)) {
+    } else if (fits && direct && e1000e_pp_pktbuf_empty(c) &&
+               rx_dma_ready(c)) {
+        /*
+         * The frame goes from the wire straight to host buffers (it
+         * passes through the packet buffer on the chip; the model skips
+         * that copy); only what a null descriptor left over stays.
+         */
+        bool complete;
+
         e1000e_pp_stats_rx_good(c, frame, wire_len);
-        rx_to_ring(c, &fr, needed);
-        rx_trace(c, len, needed, "delivered");
+        complete = e1000e_pp_rx_ring_move(c, &fr, &done);
+        rx_moved(c, complete);
+        rx_trace(c, len, needed, complete ? "delivered" : "part moved");
+        if (complete) {
+            return true;
+        }
+        if (e1000e_pp_pktbuf_room(c, wire_len)) {
+            e1000e_pp_pktbuf_push(c, &fr, wire_len, done);
+            return true;
+        }
+        /* Cannot happen with an empty buffer but for a tiny PBA.RXA. */
+        c->rxstat.missed++;
+        e1000e_pp_stat_inc(c, MPC);
         return true;
     }
     if (e1000e_pp_pktbuf_room(c, wire_len)) {
         /* Counted as received once it is in the packet buffer. */
         e1000e_pp_stats_rx_good(c, frame, wire_len);
-        e1000e_pp_pktbuf_push(c, &fr, wire_len);
+        e1000e_pp_pktbuf_push(c, &fr, wire_len, 0);
         rx_trace(c, len, 0, "held in packet buffer");
         e1000e_pp_schedule(c, WORK_RX);
         return true;
@@ -280,15 +312,23 @@ bool e1000e_pp_rx_loopback(E1000EPPCore *c, const uint8_t *frame,
 void e1000e_pp_rdt_write(E1000EPPCore *c, uint32_t off, uint32_t val,
                          uint32_t old)
 {
+    /* The tail moved: descriptors are fetched in this write's step. */
+    e1000e_pp_rxcache_tail_moved(c);
     e1000e_pp_schedule(c, WORK_RX);
 }
 
 void e1000e_pp_rctl_write(E1000EPPCore *c, uint32_t off, uint32_t val,
                           uint32_t old)
 {
-    /* Setting EN restarts an engine a failed DMA stopped. */
-    if ((val & RCTL_EN) && !(old & RCTL_EN)) {
-        c->rx_halted = false;
+    /*
+     * The receiver starting or stopping, or another descriptor type:
+     * what the cache holds is no longer valid; a start fetches anew.
+     */
+    if ((val ^ old) & (RCTL_EN | RCTL_DTYP_MASK)) {
+        e1000e_pp_rxcache_clear(c);
+        if (val & RCTL_EN) {
+            e1000e_pp_rxcache_tail_moved(c);
+        }
     }
     e1000e_pp_schedule(c, WORK_RX);
 }
@@ -296,6 +336,7 @@ void e1000e_pp_rctl_write(E1000EPPCore *c, uint32_t off, uint32_t val,
 void e1000e_pp_rx_reset(E1000EPPCore *c)
 {
     e1000e_pp_pktbuf_reset(c);
-    c->rx_halted = false;
+    e1000e_pp_rxcache_ring_set(c, RDLEN, 0, 0);
+    c->rxcache.fetch_pending = false;
     c->rxdmt_low = false;
 }

@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The receive descriptor ring (82574L §7.1.4-7.1.5): geometry, buffer
- * sizes, the legacy, extended and packet-split formats; the write-back
- * they produce is held in moderation.c per RXDCTL.WTHRESH.
+ * The receive descriptor ring (82574L §7.1.4-7.1.5): buffer sizes, the
+ * legacy, extended and packet-split formats, and moving a frame from
+ * where it lies into host buffers descriptor by descriptor (§7.1.6-7.1.7:
+ * data goes out as descriptors are available, each descriptor is written
+ * back per RXDCTL.WTHRESH whether or not it holds the EOP, and a frame
+ * the ring runs dry on stays in the packet buffer, part moved). The
+ * descriptors come from the on-chip cache (rxcache.c); the write-back is
+ * held in moderation.c.
  */
 #include <string.h>
 
@@ -11,17 +16,9 @@
 #define RXDEXT_ERR_SHIFT    24      /* extended: errors in bits 31:24 */
 #define RXDPS_HDRSTAT_HS    (1u << 15)
 
-RxFormat e1000e_pp_rx_format(E1000EPPCore *c)
-{
-    if ((REG(c, RCTL) & RCTL_DTYP_MASK) == RCTL_DTYP_PS) {
-        return RX_SPLIT;
-    }
-    return (REG(c, RFCTL) & RFCTL_EXTEN) ? RX_EXTENDED : RX_LEGACY;
-}
-
 static size_t desc_size(RxFormat f)
 {
-    return f == RX_SPLIT ? 32 : 16;
+    return 16 * e1000e_pp_rx_desc_units(f);
 }
 
 /* §10.2.5.1 RCTL.BSIZE/BSEX; FLXBUF (30:27), when set, in 1 KB units. */
@@ -46,38 +43,6 @@ size_t e1000e_pp_rx_buf_size(E1000EPPCore *c)
         return 2048;
     }
     return ext[bsize];
-}
-
-/*
- * RDH, RDT and RDLEN count 16-byte units in every format; a 32-byte
- * packet-split descriptor takes two (Linux writes "i << 1" to RDT).
- */
-static uint32_t ring_units(E1000EPPCore *c)
-{
-    return (REG(c, RDLEN) & 0xfff80) / 16;
-}
-
-static uint32_t desc_units(RxFormat f)
-{
-    return desc_size(f) / 16;
-}
-
-/* Descriptors the guest handed to the device: RDH up to RDT. */
-uint32_t e1000e_pp_rx_ring_free(E1000EPPCore *c)
-{
-    RxFormat f = e1000e_pp_rx_format(c);
-    uint32_t n = ring_units(c), h = REG(c, RDH), t = REG(c, RDT);
-
-    if (!n || h >= n || t >= n || (desc_units(f) == 2 && ((h | t) & 1))) {
-        if (n && t != h) {
-            e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, RDT,
-                          "Rx ring: RDH %u / RDT %u not descriptors of a "
-                          "%u-unit ring; receive waits", h, t, n);
-        }
-        return 0;
-    }
-    /* RDH == RDT: the ring holds no descriptors for the device. */
-    return (t >= h ? t - h : n - h + t) / desc_units(f);
 }
 
 /* §7.1.5: buffer i of a packet-split descriptor (0: header buffer). */
@@ -139,23 +104,29 @@ unsigned e1000e_pp_rx_descriptors_needed(E1000EPPCore *c, const RxFrame *fr)
  */
 #define RX_GATHER_MAX   2048
 
-/* DMA n bytes of the frame, starting at byte off, to guest addr. */
-static bool frame_dma(E1000EPPCore *c, const RxFrame *fr, size_t off,
-                      uint64_t addr, size_t n)
+/*
+ * DMA n bytes of the frame, starting at byte off, to guest addr. PCIe
+ * writes are posted: on a failure the rest of this buffer is not tried
+ * and *bad gets the offset in the buffer of the write that failed
+ * (returned: its length; 0 when everything landed).
+ */
+static size_t frame_dma(E1000EPPCore *c, const RxFrame *fr, size_t off,
+                        uint64_t addr, size_t n, size_t *bad)
 {
     /*
      * Filled before it is read: kept out of the automatic zeroing QEMU
      * builds with (-ftrivial-auto-var-init=zero), 2 KiB on every call.
      */
     uint8_t gather[RX_GATHER_MAX] __attribute__((uninitialized));
-    size_t have = 0;
+    size_t have = 0, at = 0;
     unsigned s;
 
     for (s = 0; s < fr->nseg && off >= fr->seglen[s]; s++) {
         off -= fr->seglen[s];
     }
     if (s < fr->nseg && n <= fr->seglen[s] - off) {
-        return e1000e_pp_dma_write(c, addr, fr->seg[s] + off, n);
+        *bad = 0;
+        return e1000e_pp_dma_write(c, addr, fr->seg[s] + off, n) ? 0 : n;
     }
     for (; s < fr->nseg && n; s++) {
         size_t take = fr->seglen[s] - off < n ? fr->seglen[s] - off : n;
@@ -163,15 +134,36 @@ static bool frame_dma(E1000EPPCore *c, const RxFrame *fr, size_t off,
         if (n + have <= sizeof(gather)) {
             memcpy(gather + have, fr->seg[s] + off, take);
             have += take;
-        } else if (!e1000e_pp_dma_write(c, addr, fr->seg[s] + off, take)) {
-            return false;
+        } else if (!e1000e_pp_dma_write(c, addr + at, fr->seg[s] + off,
+                                        take)) {
+            *bad = at;
+            return take;
         } else {
-            addr += take;
+            at += take;
         }
         n -= take;
         off = 0;
     }
-    return !have || e1000e_pp_dma_write(c, addr, gather, have);
+    *bad = at;
+    return !have || e1000e_pp_dma_write(c, addr + at, gather, have) ? 0 : have;
+}
+
+/* Data for the descriptor at RDH into its buffer; a lost write listed. */
+static void data_fault(E1000EPPCore *c, uint64_t addr, size_t bad,
+                       size_t lost)
+{
+    e1000e_pp_dma_fault(c, "rx-data", REG(c, RDH) / (c->rxcache.dsz / 16),
+                        addr, (uint32_t)bad, (uint32_t)lost, true);
+}
+
+static inline void data_dma(E1000EPPCore *c, const RxFrame *fr, size_t off,
+                            uint64_t addr, size_t n)
+{
+    size_t bad, lost = frame_dma(c, fr, off, addr, n, &bad);
+
+    if (lost) {
+        data_fault(c, addr, bad, lost);
+    }
 }
 
 /*
@@ -183,16 +175,25 @@ static unsigned wb_threshold(E1000EPPCore *c, RxFormat f)
     return e1000e_pp_wthresh(REG(c, RXDCTL), desc_size(f));
 }
 
-static uint64_t ring_base(E1000EPPCore *c)
+/*
+ * One descriptor's write-back, EOP or not (§7.1.7): at once when nothing
+ * is held and WTHRESH (or a zero RDTR) would flush it anyway, else held
+ * until WTHRESH descriptors are or a delay timer or FPD flushes them.
+ */
+static void wb_put(E1000EPPCore *c, const uint8_t *d, size_t size,
+                   unsigned threshold)
 {
-    return (uint64_t)REG(c, RDBAH) << 32 | (REG(c, RDBAL) & ~0xfu);
-}
+    uint64_t daddr = e1000e_pp_rx_ring_base(c) + (uint64_t)REG(c, RDH) * 16;
+    bool now = threshold <= 1 || !(REG(c, RDTR) & 0xffff);
 
-static void ring_advance(E1000EPPCore *c, RxFormat f)
-{
-    uint32_t h = REG(c, RDH) + desc_units(f), n = ring_units(c);
-
-    REG(c, RDH) = h >= n ? h - n : h;
+    if (now && !c->rxwb.count) {
+        e1000e_pp_rx_wb_write(c, daddr, d, size);
+        return;
+    }
+    e1000e_pp_rx_wb_queue(c, daddr, d, size);
+    if (now || c->rxwb.count >= threshold) {
+        e1000e_pp_rx_wb_flush(c);
+    }
 }
 
 /* The EOP-only fields shared by the extended and packet-split formats. */
@@ -224,11 +225,16 @@ static void wb_extended(E1000EPPCore *c, uint8_t *d, size_t len, bool eop,
     put_le16(d + 14, eop && fr->info.vp ? fr->info.vlan : 0);
 }
 
-static void wb_legacy(uint8_t *d, size_t len, bool eop, const RxFrame *fr)
+/*
+ * §7.1.4.1: the buffer address (bytes 0-7) stays; "the packet checksum
+ * is always reported in the first descriptor (even in the case of
+ * multi-descriptor packets)"; status, errors and VLAN on the EOP one.
+ */
+static void wb_legacy(uint8_t *d, size_t len, bool first, bool eop,
+                      const RxFrame *fr)
 {
-    /* §7.1.4.1: the buffer address (bytes 0-7) stays. */
     put_le16(d + 8, (uint16_t)len);
-    put_le16(d + 10, eop ? fr->info.pkt_csum : 0);
+    put_le16(d + 10, first ? fr->info.pkt_csum : 0);
     d[12] = (uint8_t)(RXD_STAT_DD | (eop ? RXD_STAT_EOP | fr->info.status :
                                           0));
     d[13] = (uint8_t)(eop ? fr->info.errors : 0);
@@ -236,85 +242,111 @@ static void wb_legacy(uint8_t *d, size_t len, bool eop, const RxFrame *fr)
 }
 
 /*
- * Legacy and extended: ceil(len / bufsize) descriptors, EOP on the last.
- * direct: the write-back goes out at once instead of through the held
- * queue (a one-descriptor frame that would be flushed right away).
+ * §7.1.7.2 null descriptor: "Hardware stores no data in descriptors with
+ * a null data address" and writes them back "with the DD bit set in the
+ * status byte and all other bits unchanged"; the frame goes on in the
+ * next descriptor.
  */
-static bool fill_chained(E1000EPPCore *c, RxFormat f, const RxFrame *fr,
-                         bool direct)
+static void null_descriptor(E1000EPPCore *c, RxFormat f, uint8_t *d,
+                            unsigned threshold)
 {
-    size_t bsize = e1000e_pp_rx_buf_size(c), done = 0;
-    uint8_t d[16];
+    d[f == RX_LEGACY ? 12 : 8] |= RXD_STAT_DD;
+    c->rxcache.null_desc++;
+    wb_put(c, d, 16, threshold);
+    e1000e_pp_rxcache_pop(c);
+}
 
-    while (done < fr->len) {
-        uint64_t daddr = ring_base(c) + (uint64_t)REG(c, RDH) * 16;
-        size_t chunk = fr->len - done < bsize ? fr->len - done : bsize;
-        bool eop = done + chunk == fr->len;
+/* Legacy and extended: a buffer per descriptor, EOP on the last. */
+static bool move_chained(E1000EPPCore *c, RxFormat f, const RxFrame *fr,
+                         uint32_t *done)
+{
+    size_t bsize = e1000e_pp_rx_buf_size(c);
+    unsigned threshold = wb_threshold(c, f), guard;
+    uint32_t ring = e1000e_pp_rx_ring_units(c);
 
-        if (!e1000e_pp_dma_read(c, daddr, d, 16) ||
-            !frame_dma(c, fr, done, get_le64(d), chunk)) {
-            return false;
+    /* Each round uses one descriptor: at most a ring's worth. */
+    for (guard = 0; *done < fr->len && guard <= ring; guard++) {
+        uint8_t *d = e1000e_pp_rxcache_peek(c);
+        size_t chunk;
+        uint64_t addr;
+        bool eop;
+
+        if (!d) {
+            return false;       /* dry: the rest waits for RDT */
         }
+        addr = get_le64(d);
+        if (!addr) {
+            null_descriptor(c, f, d, threshold);
+            continue;
+        }
+        chunk = fr->len - *done < bsize ? fr->len - *done : bsize;
+        eop = *done + chunk == fr->len;
+        data_dma(c, fr, *done, addr, chunk);
         if (f == RX_LEGACY) {
-            wb_legacy(d, chunk, eop, fr);
+            wb_legacy(d, chunk, *done == 0, eop, fr);
         } else {
             wb_extended(c, d, chunk, eop, fr);
         }
-        if (direct) {
-            e1000e_pp_rx_wb_write(c, daddr, d, 16);
-        } else {
-            e1000e_pp_rx_wb_queue(c, daddr, d, 16);
-        }
-        ring_advance(c, f);
-        done += chunk;
+        wb_put(c, d, 16, threshold);
+        e1000e_pp_rxcache_pop(c);
+        *done += chunk;
     }
-    return true;
+    return *done == fr->len;
 }
 
 /*
  * §7.1.5 packet split: the L2-L4 header alone in buffer 0 when it is
  * recognised and fits (HDR_STATUS.HS); otherwise the data simply fills
- * buffers 0-3 in order.
+ * buffers 0-3 in order. Null descriptor padding "is not supported for
+ * packet split descriptors": a buffer at address 0 is never written
+ * (logged), the rest of the descriptor is used as usual.
  */
-static bool fill_split(E1000EPPCore *c, const RxFrame *fr)
+static bool move_split(E1000EPPCore *c, const RxFrame *fr, uint32_t *done)
 {
-    uint32_t avail = e1000e_pp_rx_ring_free(c);
-    size_t done = 0;
-    unsigned guard;
+    unsigned threshold = wb_threshold(c, RX_SPLIT), guard;
+    uint32_t ring = e1000e_pp_rx_ring_units(c);
+    size_t room = ps_buf_size(c, 1) + ps_buf_size(c, 2) + ps_buf_size(c, 3);
 
-    /* Only descriptors the guest posted: RDH never passes RDT. */
-    for (guard = 0; done < fr->len && guard < avail; guard++) {
-        uint64_t daddr = ring_base(c) + (uint64_t)REG(c, RDH) * 16;
+    if (!room && (*done || !ps_buf_size(c, 0))) {
+        return false;           /* PSRCTL leaves no buffer for the rest */
+    }
+    for (guard = 0; *done < fr->len && guard <= ring; guard++) {
+        uint8_t *d = e1000e_pp_rxcache_peek(c);
         uint16_t lens[4] = { 0 }, hdr_status = 0;
-        uint8_t d[32];
         unsigned i;
         bool eop;
 
-        if (!e1000e_pp_dma_read(c, daddr, d, 32)) {
+        if (!d) {
             return false;
         }
         /* Buffer 0 takes the header only: a continuation skips it. */
-        for (i = done ? 1 : 0; i < 4 && done < fr->len; i++) {
+        for (i = *done ? 1 : 0; i < 4 && *done < fr->len; i++) {
             size_t cap = ps_buf_size(c, i), chunk;
+            uint64_t addr = get_le64(d + 8 * i);
 
             if (i == 0) {
                 chunk = ps_first_chunk(c, fr);
-                if (chunk == fr->info.hdr_len && chunk < fr->len) {
+                /* HS only when a recognised header was placed alone. */
+                if (chunk && chunk == fr->info.hdr_len && chunk < fr->len) {
                     hdr_status = RXDPS_HDRSTAT_HS | (uint16_t)chunk;
                 }
             } else {
-                chunk = fr->len - done < cap ? fr->len - done : cap;
+                chunk = fr->len - *done < cap ? fr->len - *done : cap;
             }
             if (!chunk) {
                 continue;
             }
-            if (!frame_dma(c, fr, done, get_le64(d + 8 * i), chunk)) {
-                return false;
+            if (!addr) {
+                e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, PSRCTL,
+                              "packet-split buffer %u at address 0: "
+                              "not written", i);
+            } else {
+                data_dma(c, fr, *done, addr, chunk);
             }
             lens[i] = (uint16_t)chunk;
-            done += chunk;
+            *done += chunk;
         }
-        eop = done == fr->len;
+        eop = *done == fr->len;
         /* Extended layout with length 0 first, then the split fields. */
         wb_extended(c, d, lens[0], eop, fr);
         memset(d + 16, 0, 16);
@@ -322,21 +354,27 @@ static bool fill_split(E1000EPPCore *c, const RxFrame *fr)
         put_le16(d + 18, lens[1]);
         put_le16(d + 20, lens[2]);
         put_le16(d + 22, lens[3]);
-        e1000e_pp_rx_wb_queue(c, daddr, d, 32);
-        ring_advance(c, RX_SPLIT);
+        wb_put(c, d, 32, threshold);
+        e1000e_pp_rxcache_pop(c);
     }
-    return done == fr->len;
+    return *done == fr->len;
 }
 
 static void check_min_threshold(E1000EPPCore *c, RxFormat f)
 {
     unsigned rdmts = (REG(c, RCTL) & RCTL_RDMTS_MASK) >> RCTL_RDMTS_SHIFT;
-    uint32_t units = ring_units(c), h = REG(c, RDH), t = REG(c, RDT);
-    uint32_t n = units / desc_units(f);
-    /* The frame was just placed: RDH and RDT are descriptors of the ring. */
-    uint32_t free = (t >= h ? t - h : units - h + t) / desc_units(f);
-    bool low = rdmts < 3 && free <= (n >> (rdmts + 1));
+    unsigned du = e1000e_pp_rx_desc_units(f);
+    uint32_t units = e1000e_pp_rx_ring_units(c), h = REG(c, RDH);
+    uint32_t t = REG(c, RDT);
+    uint32_t n = units / du;
+    uint32_t free;
+    bool low;
 
+    if (!units || h >= units || t >= units) {
+        return;
+    }
+    free = (t >= h ? t - h : units - h + t) / du;
+    low = rdmts < 3 && free <= (n >> (rdmts + 1));
     /* RXDMT0 when free descriptors fall to 1/2, 1/4 or 1/8 (RCTL.RDMTS). */
     if (low && !c->rxdmt_low) {
         e1000e_pp_stat_inc(c, ICRXDMTC);
@@ -346,42 +384,19 @@ static void check_min_threshold(E1000EPPCore *c, RxFormat f)
 }
 
 /*
- * Write one frame to the ring; the caller checked that the "needed"
- * descriptors it takes are posted. Returns false when a DMA failed: then no
- * descriptor of this frame is written back (§ DMA in docs/fidelity.md).
+ * Move a frame into host buffers from byte *done on, as far as the
+ * descriptors available now allow; *done advances. Returns true once
+ * its EOP descriptor is written. Failed data writes are lost (posted),
+ * listed as DMA faults, and change nothing the driver sees in the ring.
  */
-bool e1000e_pp_rx_ring_put(E1000EPPCore *c, const RxFrame *fr,
-                           unsigned needed)
+bool e1000e_pp_rx_ring_move(E1000EPPCore *c, const RxFrame *fr,
+                            uint32_t *done)
 {
     RxFormat f = e1000e_pp_rx_format(c);
-    unsigned before, threshold;
-    uint32_t rdh = REG(c, RDH);
-    bool ok, direct;
+    bool complete;
 
-    /* Flush first so a failure below can drop just this frame's entries. */
-    if (c->rxwb.count + needed > E1000E_PP_WB_MAX) {
-        e1000e_pp_rx_wb_flush(c);
-    }
-    before = c->rxwb.count;
-    threshold = wb_threshold(c, f);
-    /*
-     * A one-descriptor frame with nothing held, that the test below would
-     * flush at once: its write-back skips the queue (its data is already
-     * in the buffer when the descriptor is written, as with the queue).
-     */
-    direct = needed == 1 && !before &&
-             (threshold <= 1 || !(REG(c, RDTR) & 0xffff));
-    ok = f == RX_SPLIT ? fill_split(c, fr) : fill_chained(c, f, fr, direct);
-    if (!ok) {
-        /* Nothing of this frame is reported done; the head goes back. */
-        c->rxwb.count = before;
-        REG(c, RDH) = rdh;
-        return false;
-    }
-    if (!direct && (threshold <= 1 || c->rxwb.count >= threshold ||
-                    !(REG(c, RDTR) & 0xffff))) {
-        e1000e_pp_rx_wb_flush(c);
-    }
+    complete = f == RX_SPLIT ? move_split(c, fr, done) :
+               move_chained(c, f, fr, done);
     check_min_threshold(c, f);
-    return true;
+    return complete;
 }

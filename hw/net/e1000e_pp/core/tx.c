@@ -205,6 +205,8 @@ static bool tx_tso_gather(E1000EPPCore *c, uint64_t addr, size_t n)
         }
         take = take < n ? take : n;
         if (!e1000e_pp_dma_read(c, addr, dst, take)) {
+            e1000e_pp_dma_fault(c, "tx-data", REG(c, TDH), addr, 0,
+                                (uint32_t)take, false);
             c->tx_halted = true;
             return false;
         }
@@ -242,6 +244,8 @@ static bool tx_gather(E1000EPPCore *c, uint64_t addr, size_t len)
         return false;
     }
     if (!e1000e_pp_dma_read(c, addr, tx_frame(c) + p->len, len)) {
+        e1000e_pp_dma_fault(c, "tx-data", REG(c, TDH), addr, 0,
+                            (uint32_t)len, false);
         c->tx_halted = true;
         return false;
     }
@@ -393,6 +397,8 @@ void e1000e_pp_tx_run(E1000EPPCore *c)
         }
         c->tx_budget--;
         if (!e1000e_pp_dma_read(c, daddr, d, 16)) {
+            e1000e_pp_dma_fault(c, "tx-desc-fetch", REG(c, TDH), daddr, 0,
+                                16, false);
             e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, TDH,
                           "Tx descriptor read at TDH %u failed; ring stopped",
                           REG(c, TDH));
