@@ -312,6 +312,21 @@ int shadow_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
                 shadow_reg(h, O_RDT), shadow_reg(h, O_TDH),
                 shadow_reg(h, O_TDT), shadow_reg(h, O_RCTL));
     }
+    /*
+     * The Rx descriptor cache fetches several descriptors in one read
+     * (issue 10): each one is a fetch of its own.
+     */
+    {
+        size_t dsz = (shadow_reg(h, O_RCTL) & 0xc00) == 0x400 ? 32 : 16;
+        size_t at;
+
+        if (len > dsz && len % dsz == 0 && in_ring(h, addr, O_RDBAL)) {
+            for (at = 0; at < len; at += dsz) {
+                note_fetch(h, addr + at, (const uint8_t *)buf + at, dsz);
+            }
+            return 0;
+        }
+    }
     note_fetch(h, addr, buf, len);
     return 0;
 }

@@ -229,3 +229,17 @@ uint64_t e1000epp_qom_u64(E1000epp *d, const char *property)
     qobject_unref(rsp);
     return v;
 }
+
+/* A string property of the device (qom-get), g_free it */
+char *e1000epp_qom_str(E1000epp *d, const char *property)
+{
+    QDict *rsp = qtest_qmp(d->qts, "{'execute': 'qom-get', 'arguments': "
+                           "{'path': '/machine/peripheral/" EPP_DEV_ID "', "
+                           "'property': %s}}", property);
+    char *v;
+
+    g_assert(qdict_haskey(rsp, "return"));
+    v = g_strdup(qdict_get_str(rsp, "return"));
+    qobject_unref(rsp);
+    return v;
+}

@@ -81,6 +81,7 @@ E1000epp *e1000epp_start_dev(const char *model, const char *dev_props,
                              const char *extra_args);
 /* A uint64 QOM property of the device (e1000e-pp's rx-* counters ...) */
 uint64_t e1000epp_qom_u64(E1000epp *d, const char *property);
+char *e1000epp_qom_str(E1000epp *d, const char *property);
 
 void e1000epp_stop(E1000epp *d);
 void e1000epp_bring_up(E1000epp *d, const E1000eppConfig *cfg);

@@ -154,6 +154,10 @@ static const E1000eppScenario scenarios[] = {
     { "rx/backpressure_on_holds_frames", rx_backpressure_on_holds_frames },
     { "rx/backpressure_off_drops_into_mpc",
       rx_backpressure_off_drops_into_mpc },
+    { "rx_partial_frame_across_polls", rx_partial_frame_across_polls },
+    { "rx_tail_before_contents_caught", rx_tail_before_contents_caught },
+    { "rx_blocked_data_write_is_posted", rx_blocked_data_write_is_posted },
+    { "rx_null_descriptor_skipped", rx_null_descriptor_skipped },
 };
 
 static void add_tests(void)
@@ -246,6 +250,7 @@ static void add_tests(void)
         path = g_strdup_printf("rx/stock_design/mtu%u", c->mtu);
         e1000epp_add_case(path, stock_design_delivers_in_order, c);
     }
+    rx_partial_add_cases();
     rx_add_published_table_cases();
     rx_add_dma_cost_cases();
     e1000epp_add_scenarios(scenarios, ARRAY_SIZE(scenarios));

@@ -74,6 +74,14 @@ void rx_writeback_batches_wthresh(const char *model);
 void stock_design_delivers_in_order(const char *model, const void *opaque);
 void rx_ring_exhaustion_packet_buffer(const char *model);
 
+/* Partial frames, descriptor cache, posted writes (e1000e-pp-rx-partial.c) */
+void rx_partial_frame_across_polls(const char *model);
+void rx_partial_dry_at_chunk(const char *model, const void *opaque);
+void rx_partial_add_cases(void);
+void rx_tail_before_contents_caught(const char *model);
+void rx_blocked_data_write_is_posted(const char *model);
+void rx_null_descriptor_skipped(const char *model);
+
 /* The published page-pool table (e1000e-pp-rx-table.c) */
 /* One design's published cell: pieces / truesize / density range */
 typedef struct PubCell {

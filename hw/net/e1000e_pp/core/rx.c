@@ -321,10 +321,12 @@ void e1000e_pp_rctl_write(E1000EPPCore *c, uint32_t off, uint32_t val,
                           uint32_t old)
 {
     /*
-     * The receiver starting or stopping, or another descriptor type:
-     * what the cache holds is no longer valid; a start fetches anew.
+     * The receiver starting or stopping, another descriptor type or
+     * buffer size: what the cache holds (fetched for the old layout) is
+     * no longer valid; a start fetches anew.
      */
-    if ((val ^ old) & (RCTL_EN | RCTL_DTYP_MASK)) {
+    if ((val ^ old) & (RCTL_EN | RCTL_DTYP_MASK | RCTL_BSIZE_MASK |
+                       RCTL_BSEX | RCTL_FLXBUF_MASK)) {
         e1000e_pp_rxcache_clear(c);
         if (val & RCTL_EN) {
             e1000e_pp_rxcache_tail_moved(c);

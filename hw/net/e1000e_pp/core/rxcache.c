@@ -28,9 +28,9 @@
  * A tail written backwards drops what it no longer covers from the
  * cache (when the engine next looks). A fetch that fails (no
  * completion) caches nothing; it is listed as a DMA fault and tried
- * again at the next fetch point. The cache empties
- * when the ring is set up again (RDBAL/RDBAH/RDLEN/RDH written), when
- * RCTL.EN or the descriptor type change, and on reset.
+ * again at the next fetch point. The cache empties when the ring is
+ * set up again (RDBAL/RDBAH/RDLEN/RDH written), when RCTL.EN, the
+ * descriptor type or a buffer size (RCTL, PSRCTL) change, and on reset.
  */
 #include <string.h>
 
@@ -83,10 +83,13 @@ void e1000e_pp_rxcache_ring_set(E1000EPPCore *c, uint32_t off, uint32_t val,
     rc->buf_new = rc->buf_reposted = 0;
 }
 
+/*
+ * RDH written (software moved the head: what was cached is for another
+ * slot) or PSRCTL (the buffers were fetched for other sizes).
+ */
 void e1000e_pp_rdh_write(E1000EPPCore *c, uint32_t off, uint32_t val,
                          uint32_t old)
 {
-    /* Software moved the head: what was cached is for another slot. */
     e1000e_pp_rxcache_clear(c);
 }
 
