@@ -251,6 +251,7 @@ static void add_tests(void)
         e1000epp_add_case(path, stock_design_delivers_in_order, c);
     }
     rx_partial_add_cases();
+    rx_buffer_reposts_add_cases();
     rx_add_published_table_cases();
     rx_add_dma_cost_cases();
     e1000epp_add_scenarios(scenarios, ARRAY_SIZE(scenarios));

@@ -78,6 +78,7 @@ void rx_ring_exhaustion_packet_buffer(const char *model);
 void rx_partial_frame_across_polls(const char *model);
 void rx_partial_dry_at_chunk(const char *model, const void *opaque);
 void rx_partial_add_cases(void);
+void rx_buffer_reposts_add_cases(void);
 void rx_tail_before_contents_caught(const char *model);
 void rx_blocked_data_write_is_posted(const char *model);
 void rx_null_descriptor_skipped(const char *model);
