@@ -158,6 +158,7 @@ static const E1000eppScenario scenarios[] = {
     { "rx_tail_before_contents_caught", rx_tail_before_contents_caught },
     { "rx_blocked_data_write_is_posted", rx_blocked_data_write_is_posted },
     { "rx_null_descriptor_skipped", rx_null_descriptor_skipped },
+    { "rx_fetch_limit_set_at_run_time", rx_fetch_limit_set_at_run_time },
 };
 
 static void add_tests(void)

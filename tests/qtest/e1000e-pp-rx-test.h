@@ -82,6 +82,7 @@ void rx_buffer_reposts_add_cases(void);
 void rx_tail_before_contents_caught(const char *model);
 void rx_blocked_data_write_is_posted(const char *model);
 void rx_null_descriptor_skipped(const char *model);
+void rx_fetch_limit_set_at_run_time(const char *model);
 
 /* The published page-pool table (e1000e-pp-rx-table.c) */
 /* One design's published cell: pieces / truesize / density range */
