@@ -27,6 +27,7 @@ void test_crc32_check_value(void)
 
 void test_internet_checksum_matches_rfc1071(void)
 {
+    static uint8_t big[9100];
     uint8_t buf[257];
     size_t n, i;
 
@@ -36,6 +37,24 @@ void test_internet_checksum_matches_rfc1071(void)
     for (n = 0; n <= sizeof(buf); n++) {
         CHECK_EQ(e1000e_pp_csum_fold(e1000e_pp_csum_add(0, buf, n)),
                  ref_csum(buf, n));
+    }
+    /*
+     * Jumbo lengths from odd starts, and the words that stress a wide
+     * sum: all ones, and every word exactly 0x8000 or 0x7fff.
+     */
+    make_frame(big, sizeof(big), 5);
+    for (n = 1500; n <= sizeof(big) - 8; n += 97) {
+        CHECK_EQ(e1000e_pp_csum_fold(e1000e_pp_csum_add(0, big + 1, n)),
+                 ref_csum(big + 1, n));
+    }
+    for (i = 0; i < 3; i++) {
+        static const uint8_t pat[3][2] = { { 0xff, 0xff }, { 0x80, 0x00 },
+                                           { 0x7f, 0xff } };
+        for (n = 0; n < sizeof(big); n++) {
+            big[n] = pat[i][n & 1];
+        }
+        CHECK_EQ(e1000e_pp_csum_fold(e1000e_pp_csum_add(0, big, 9018)),
+                 ref_csum(big, 9018));
     }
     /* Carries out of an accumulated sum fold back in. */
     CHECK_EQ(e1000e_pp_csum_fold(e1000e_pp_csum_add(0xffffffffu, buf, 2)),
