@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * e1000e-pp test traffic: the words of a command line, as the peer and the
+ * agent both parse them (decimal numbers, length lists, MAC addresses).
+ * Every parser checks its bounds and answers -1 rather than trusting text
+ * from the other side.
+ */
+#ifndef E1000EPP_CMDARGS_H
+#define E1000EPP_CMDARGS_H
+
+#include "proto.h"
+
+/* Parse a decimal unsigned number in [0, max]; returns 0 or -1. */
+static inline int pp_parse_u32(const char *s, uint32_t max, uint32_t *out)
+{
+    uint64_t v = 0;
+
+    if (!s || !*s) {
+        return -1;
+    }
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9') {
+            return -1;
+        }
+        v = v * 10 + (*s - '0');
+        if (v > max) {
+            return -1;
+        }
+    }
+    *out = v;
+    return 0;
+}
+
+/*
+ * An explicit length list "60,1514,2046" (at most PP_LENS_MAX entries, each
+ * in 60..PP_MAX_LEN); frame seq of a run over the list has length
+ * lens[seq % n].  Returns the number of entries, or -1.
+ */
+#define PP_LENS_MAX         64
+
+static inline int pp_parse_lens(const char *s, uint32_t *lens)
+{
+    int n = 0;
+
+    while (*s) {
+        char word[16];
+        size_t k = strcspn(s, ",");
+
+        if (n == PP_LENS_MAX || k == 0 || k >= sizeof(word)) {
+            return -1;
+        }
+        memcpy(word, s, k);
+        word[k] = '\0';
+        if (pp_parse_u32(word, PP_MAX_LEN, &lens[n]) < 0 || lens[n] < 60) {
+            return -1;
+        }
+        n++;
+        s += k;
+        if (*s == ',') {
+            s++;
+        }
+    }
+    return n ? n : -1;
+}
+
+/* Parse "52:54:00:12:34:56"; returns 0 or -1. */
+static inline int pp_parse_mac(const char *s, uint8_t *mac)
+{
+    unsigned int b[PP_ETH_ALEN];
+    char end;
+    int i;
+
+    if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3],
+               &b[4], &b[5], &end) != PP_ETH_ALEN) {
+        return -1;
+    }
+    for (i = 0; i < PP_ETH_ALEN; i++) {
+        mac[i] = b[i];
+    }
+    return 0;
+}
+
+static inline void pp_format_mac(const uint8_t *mac, char *out)
+{
+    sprintf(out, "%02x:%02x:%02x:%02x:%02x:%02x", mac[0], mac[1], mac[2],
+            mac[3], mac[4], mac[5]);
+}
+
+#endif /* E1000EPP_CMDARGS_H */
