@@ -86,4 +86,28 @@ static inline void pp_format_mac(const uint8_t *mac, char *out)
             mac[3], mac[4], mac[5]);
 }
 
+/* The pattern run TX asks for, in both the peer's and the agent's TX. */
+struct pp_tx_words {
+    uint8_t dst[PP_ETH_ALEN];
+    uint32_t run, count, min, max;
+};
+
+/*
+ * Parse the five words <dstmac> <run> <count> <minlen> <maxlen> at @w.
+ * Returns NULL when they are good, "" when a word is malformed or out of
+ * range (the caller prints its usage), else what is wrong with the range.
+ */
+static inline const char *pp_parse_tx_words(char *const *w,
+                                            struct pp_tx_words *t)
+{
+    if (pp_parse_mac(w[0], t->dst) < 0 ||
+        pp_parse_u32(w[1], UINT32_MAX, &t->run) < 0 ||
+        pp_parse_u32(w[2], PP_MAX_COUNT, &t->count) < 0 ||
+        pp_parse_u32(w[3], PP_MAX_LEN, &t->min) < 0 ||
+        pp_parse_u32(w[4], PP_MAX_LEN, &t->max) < 0) {
+        return "";
+    }
+    return pp_check_range(t->min, t->max);
+}
+
 #endif /* E1000EPP_CMDARGS_H */

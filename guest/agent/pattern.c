@@ -85,24 +85,16 @@ static void send_pattern(const char *ifname, const uint8_t *dst,
 
 void cmd_tx(int argc, char **argv)
 {
-    uint8_t dst[PP_ETH_ALEN];
-    uint32_t run, count, min, max;
-    const char *range_err;
+    struct pp_tx_words t;
+    const char *err = argc == 7 ? pp_parse_tx_words(argv + 2, &t) : "";
 
-    if (argc != 7 || pp_parse_mac(argv[2], dst) < 0 ||
-        pp_parse_u32(argv[3], UINT32_MAX, &run) < 0 ||
-        pp_parse_u32(argv[4], PP_MAX_COUNT, &count) < 0 ||
-        pp_parse_u32(argv[5], PP_MAX_LEN, &min) < 0 ||
-        pp_parse_u32(argv[6], PP_MAX_LEN, &max) < 0) {
+    if (err && !*err) {
         reply("ERR usage: TX <if> <dstmac> <run> <count> <minlen> <maxlen>");
-        return;
+    } else if (err) {
+        reply("ERR %s", err);
+    } else {
+        send_pattern(argv[1], t.dst, t.run, t.count, NULL, 0, t.min, t.max);
     }
-    range_err = pp_check_range(min, max);
-    if (range_err) {
-        reply("ERR %s", range_err);
-        return;
-    }
-    send_pattern(argv[1], dst, run, count, NULL, 0, min, max);
 }
 
 void cmd_txl(int argc, char **argv)

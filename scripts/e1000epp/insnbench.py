@@ -337,18 +337,14 @@ def bench(args):
     shutil.rmtree(OUT_DIR, ignore_errors=True)
     os.makedirs(OUT_DIR)
     rc, report, holds = 0, [], []
-    if only != "tx":
-        r, rows = _rx(os.path.join(OUT_DIR, "rx"), args)
-        rc = rc or r
-        lines, ok = _rx_table(rows, nprof)
-        report += lines
-        holds += ok
-    if only != "rx":
-        r, rows = _tx(os.path.join(OUT_DIR, "tx"), args)
-        rc = rc or r
-        lines, ok = _tx_table(rows, nprof)
-        report += lines
-        holds += ok
+    for side, measure, table in (("rx", _rx, _rx_table),
+                                 ("tx", _tx, _tx_table)):
+        if only in (None, side):
+            r, rows = measure(os.path.join(OUT_DIR, side), args)
+            rc = rc or r
+            lines, ok = table(rows, nprof)
+            report += lines
+            holds += ok
     if only != "tx" and not getattr(args, "no_core", False):
         r, rows = _core(os.path.join(OUT_DIR, "core"))
         rc = rc or r

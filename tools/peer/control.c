@@ -23,6 +23,16 @@
 /* A WAIT may last ten minutes at most. */
 #define WAIT_MAX_MS         600000
 
+size_t peer_json_u64(char *buf, size_t size, size_t n, const char *name,
+                     uint64_t v)
+{
+    if (n < size) {
+        n += snprintf(buf + n, size - n, ", \"%s\": %llu", name,
+                      (unsigned long long)v);
+    }
+    return n;
+}
+
 void control_print_stats(const char *prefix)
 {
     struct pp_counters c = pp_rx_counters(&peer.rx);
@@ -81,25 +91,17 @@ static void send_pattern(const uint8_t *dst, uint32_t run, uint32_t count,
 
 static void cmd_tx(int argc, char **argv)
 {
-    uint8_t dst[PP_ETH_ALEN];
-    uint32_t run, count, min, max;
-    const char *err;
+    struct pp_tx_words t;
+    const char *err = argc == 6 ? pp_parse_tx_words(argv + 1, &t) : "";
 
-    if (argc != 6 || pp_parse_mac(argv[1], dst) < 0 ||
-        pp_parse_u32(argv[2], UINT32_MAX, &run) < 0 ||
-        pp_parse_u32(argv[3], PP_MAX_COUNT, &count) < 0 ||
-        pp_parse_u32(argv[4], PP_MAX_LEN, &min) < 0 ||
-        pp_parse_u32(argv[5], PP_MAX_LEN, &max) < 0) {
+    if (err && !*err) {
         peer_emit("{\"ok\": false, \"error\": \"usage: TX <dstmac> <run> "
                   "<count> <minlen> <maxlen>\"}");
-        return;
-    }
-    err = pp_check_range(min, max);
-    if (err) {
+    } else if (err) {
         peer_emit("{\"ok\": false, \"error\": \"%s\"}", err);
-        return;
+    } else {
+        send_pattern(t.dst, t.run, t.count, NULL, 0, t.min, t.max, 0);
     }
-    send_pattern(dst, run, count, NULL, 0, min, max, 0);
 }
 
 static void cmd_txl(int argc, char **argv)

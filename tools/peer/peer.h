@@ -102,7 +102,13 @@ void capture_close(void);
 /* receive.c: one frame from the guest. */
 void receive_frame(const uint8_t *f, size_t len);
 
-/* control.c: one command line; false on QUIT.  STATS as JSON. */
+/*
+ * control.c: one command line; false on QUIT.  STATS as JSON.
+ * peer_json_u64 appends ", \"@name\": @v" at @n of @buf (@size bytes)
+ * if it fits; returns the new length as snprintf counts it.
+ */
+size_t peer_json_u64(char *buf, size_t size, size_t n, const char *name,
+                     uint64_t v);
 bool control_command(char *line);
 void control_print_stats(const char *prefix);
 /* A WAIT is answered when its condition holds or its time is up. */

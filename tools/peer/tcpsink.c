@@ -522,10 +522,7 @@ void tcpsink_stat(const char *prefix)
                  prefix, sink_state_name(), sink.port, sink.run, sink.mss,
                  (unsigned long long)errors);
 #define SINK_JSON(name) \
-    if (n < sizeof(json)) { \
-        n += snprintf(json + n, sizeof(json) - n, ", \"%s\": %llu", #name, \
-                      (unsigned long long)sink.c.name); \
-    }
+    n = peer_json_u64(json, sizeof(json), n, #name, sink.c.name);
     SINK_COUNTERS(SINK_JSON)
 #undef SINK_JSON
     if (n < sizeof(json)) {

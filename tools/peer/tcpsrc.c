@@ -179,11 +179,8 @@ void tcpsrc_stat(const char *prefix)
 
     n = snprintf(text, sizeof(text), "{%s\"state\": \"%s\"", prefix,
                  src_state_names[src.state]);
-#define SRC_JSON(name)                                                  \
-    if (n < sizeof(text)) {                                             \
-        n += snprintf(text + n, sizeof(text) - n, ", \"%s\": %llu", #name, \
-                      (unsigned long long)src.c.name);                  \
-    }
+#define SRC_JSON(name) \
+    n = peer_json_u64(text, sizeof(text), n, #name, src.c.name);
     SRC_COUNTERS(SRC_JSON)
 #undef SRC_JSON
     peer_emit("%s}", text);
