@@ -2,8 +2,8 @@
 /*
  * e1000e-pp peer: what every protocol module needs to build or check an
  * IP frame: the Internet checksum (RFC 1071), the pseudo-header sums that
- * seed TCP, UDP and ICMPv6 checksums, and the IPv4 header the peer puts on
- * everything it originates.
+ * seed TCP, UDP and ICMPv6 checksums, the IPv4 header the peer puts on
+ * everything it originates and the TCP header of its sink and source.
  */
 
 #include "peer.h"
@@ -64,4 +64,21 @@ uint32_t peer_ipv4_header(uint8_t *f, const uint8_t *dst_mac,
     memcpy(ip + 16, dst_ip, 4);
     pp_put16(ip + 10, peer_checksum(ip, IPV4_HLEN, 0));
     return peer_ipv4_pseudo(ip, l4len, proto);
+}
+
+void peer_tcp_header(uint8_t *tcp, uint16_t sport, uint16_t dport,
+                     uint32_t seq, uint32_t ack, uint8_t flags,
+                     uint16_t window, const uint8_t *opts, size_t optlen)
+{
+    memset(tcp, 0, 20);
+    pp_put16(tcp, sport);
+    pp_put16(tcp + 2, dport);
+    pp_put32(tcp + 4, seq);
+    pp_put32(tcp + 8, ack);
+    tcp[12] = ((20 + optlen) / 4) << 4;     /* data offset in 32-bit words */
+    tcp[13] = flags;
+    pp_put16(tcp + 14, window);
+    if (optlen) {
+        memcpy(tcp + 20, opts, optlen);
+    }
 }

@@ -131,6 +131,14 @@ uint32_t peer_ipv4_header(uint8_t *f, const uint8_t *dst_mac,
                           const uint8_t *dst_ip, uint16_t id, uint8_t proto,
                           size_t l4len);
 
+/*
+ * The 20-byte TCP header (RFC 9293 §3.1) and @optlen bytes of options (a
+ * multiple of 4) at @tcp; the checksum is left 0 for the caller.
+ */
+void peer_tcp_header(uint8_t *tcp, uint16_t sport, uint16_t dport,
+                     uint32_t seq, uint32_t ack, uint8_t flags,
+                     uint16_t window, const uint8_t *opts, size_t optlen);
+
 /* ipv4.c: ARP, ICMP echo, UDP echo; TCP goes to the source or the sink. */
 void peer_arp_frame(const uint8_t *f, size_t len);
 void peer_ipv4_frame(const uint8_t *f, size_t len);

@@ -145,14 +145,8 @@ static void sink_send(uint8_t flags, uint32_t seq, uint32_t ack,
                                   sink.my_ip_id++, IP_PROTO_TCP, tcplen);
         tcp = ip + IPV4_HLEN;
     }
-    pp_put16(tcp, sink.port);
-    pp_put16(tcp + 2, sink.guest_port);
-    pp_put32(tcp + 4, seq);
-    pp_put32(tcp + 8, ack);
-    tcp[12] = (tcplen / 4) << 4;
-    tcp[13] = flags;
-    pp_put16(tcp + 14, SINK_WINDOW);
-    memcpy(tcp + 20, opts, optlen);
+    peer_tcp_header(tcp, sink.port, sink.guest_port, seq, ack, flags,
+                    SINK_WINDOW, opts, optlen);
     pp_put16(tcp + 16, peer_checksum(tcp, tcplen, pseudo));
     len = tcp + tcplen - f;
     peer_queue_frame(f, len < 60 ? 60 : len);

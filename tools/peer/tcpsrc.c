@@ -87,15 +87,9 @@ static void src_send(uint8_t flags, uint32_t seq, const uint8_t *opts,
 
     pseudo = peer_ipv4_header(f, src.guest_mac, src.guest_ip, src.ip_id++,
                               IP_PROTO_TCP, tcplen);
-    memset(tcp, 0, hlen);
-    pp_put16(tcp, src.my_port);
-    pp_put16(tcp + 2, src.port);
-    pp_put32(tcp + 4, seq);
-    pp_put32(tcp + 8, flags & SRC_ACK ? src.rcv_nxt : 0);
-    tcp[12] = (hlen / 4) << 4;
-    tcp[13] = flags;
-    pp_put16(tcp + 14, 0xffff);
-    memcpy(tcp + 20, opts, optlen);
+    peer_tcp_header(tcp, src.my_port, src.port, seq,
+                    flags & SRC_ACK ? src.rcv_nxt : 0, flags, 0xffff, opts,
+                    optlen);
     for (i = 0; i < payload; i++) {
         tcp[hlen + i] = pp_stream_byte(src.run, off + i);
     }
