@@ -148,3 +148,18 @@ def test_fcs_sessions_check_the_crc_of_every_frame(peer):
                            "reorder": 0, "stale": 0, "other": 0,
                            "bytes": 2046 + 2048}
     assert stats["fails"] == "lost:2,3;fcs:2@1514/1514;trunc:3@1512/1512"
+
+
+def test_wait_answers_at_the_count_or_when_its_time_is_up(peer):
+    """WAIT is what the VM tests wait with: the peer answers the moment
+    its session has seen the frames, or says met=false at the bound."""
+    p, nic, _ = peer
+    p.command(f"RX {RUN} 2 {GUEST_MAC}")
+    stats = p.wait("rx", 1, timeout=0.2)        # nothing sent yet
+    assert (stats["met"], stats["rx"]["good"]) == (False, 0)
+    send(nic, frame(0, 60))
+    send(nic, frame(1, 1514))
+    stats = p.wait("rx", 2, timeout=20)
+    assert stats["met"] is True
+    assert (stats["rx"]["good"], stats["rx"]["missing"]) == (2, 0)
+    assert p.wait("tcpsink_closed", timeout=0.1)["met"] is False
