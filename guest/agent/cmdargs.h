@@ -110,4 +110,29 @@ static inline const char *pp_parse_tx_words(char *const *w,
     return pp_check_range(t->min, t->max);
 }
 
+/* The receive session RX (peer) and RXSTART (agent) ask for. */
+struct pp_rx_words {
+    uint32_t run, count;
+    bool has_src;           /* src: the only sender whose frames count */
+    bool fcs;               /* frames end in their FCS (rx-fcs on) */
+    uint8_t src[PP_ETH_ALEN];
+};
+
+/* Parse the @n words <run> <count> [<srcmac>] [fcs] at @w; 0 or -1. */
+static inline int pp_parse_rx_words(char *const *w, int n,
+                                    struct pp_rx_words *r)
+{
+    r->fcs = n > 2 && strcmp(w[n - 1], "fcs") == 0;
+    if (r->fcs) {
+        n--;
+    }
+    r->has_src = n == 3;
+    if ((n != 2 && n != 3) || pp_parse_u32(w[0], UINT32_MAX, &r->run) < 0 ||
+        pp_parse_u32(w[1], PP_MAX_COUNT, &r->count) < 0 ||
+        (r->has_src && pp_parse_mac(w[2], r->src) < 0)) {
+        return -1;
+    }
+    return 0;
+}
+
 #endif /* E1000EPP_CMDARGS_H */

@@ -148,18 +148,11 @@ static void reply_counters(const char *extra)
 
 void cmd_rxstart(int argc, char **argv)
 {
-    uint8_t mac[PP_ETH_ALEN], src[PP_ETH_ALEN];
-    uint32_t run, count;
+    uint8_t mac[PP_ETH_ALEN];
+    struct pp_rx_words r;
     int ifindex;
-    bool fcs = argc > 4 && strcmp(argv[argc - 1], "fcs") == 0;
 
-    if (fcs) {
-        argc--;
-    }
-    if ((argc != 4 && argc != 5) ||
-        pp_parse_u32(argv[2], UINT32_MAX, &run) < 0 ||
-        pp_parse_u32(argv[3], PP_MAX_COUNT, &count) < 0 ||
-        (argc == 5 && pp_parse_mac(argv[4], src) < 0)) {
+    if (argc < 2 || pp_parse_rx_words(argv + 2, argc - 2, &r) < 0) {
         reply("ERR usage: RXSTART <if> <run> <count> [<srcmac>] [fcs]");
         return;
     }
@@ -176,15 +169,15 @@ void cmd_rxstart(int argc, char **argv)
         reply("ERR packet socket: %s", strerror(errno));
         return;
     }
-    if (pp_rx_start(&rx_session, run, count, mac,
-                    argc == 5 ? src : NULL) < 0) {
+    if (pp_rx_start(&rx_session, r.run, r.count, mac,
+                    r.has_src ? r.src : NULL) < 0) {
         close(rx_fd);
         rx_fd = -1;
         reply("ERR out of memory");
         return;
     }
-    rx_session.fcs = fcs;
-    reply("OK run=%u count=%u fcs=%d", run, count, fcs);
+    rx_session.fcs = r.fcs;
+    reply("OK run=%u count=%u fcs=%d", r.run, r.count, r.fcs);
 }
 
 void cmd_rxstat(int argc, char **argv)

@@ -167,11 +167,21 @@ def _bench_binary(what, binary, argv, announce):
     return 0, _results(lines)
 
 
-def _qtest_bench(args):
-    frames = getattr(args, "frames", 100000)
+def _frames_repeat(args, flag, default):
+    """(the frame count given as `flag`, --repeat, 0), or a usage error's
+    exit status (printed) in place of 0 when either is out of range."""
+    frames = getattr(args, flag[2:].replace("-", "_"), default)
     repeat = getattr(args, "repeat", 3)
     if frames <= 0 or not 1 <= repeat <= 99:
-        return _fail("--frames must be positive and --repeat 1..99"), []
+        return frames, repeat, _fail("%s must be positive and --repeat "
+                                     "1..99" % flag)
+    return frames, repeat, 0
+
+
+def _qtest_bench(args):
+    frames, repeat, err = _frames_repeat(args, "--frames", 100000)
+    if err:
+        return err, []
     return _bench_binary(
         "e1000e-pp-bench", BENCH_BIN,
         ["--frames", str(frames), "--repeat", str(repeat),
@@ -181,10 +191,9 @@ def _qtest_bench(args):
 
 
 def _design_bench(args):
-    frames = getattr(args, "design_frames", 2000)
-    repeat = getattr(args, "repeat", 3)
-    if frames <= 0 or not 1 <= repeat <= 99:
-        return _fail("--design-frames must be positive"), []
+    frames, repeat, err = _frames_repeat(args, "--design-frames", 2000)
+    if err:
+        return err, []
     return _bench_binary(
         "e1000e-pp-rx-test --design-bench", RX_TEST_BIN,
         ["--design-bench", "--frames", str(frames), "--repeat", str(repeat)],

@@ -124,28 +124,20 @@ static void cmd_txl(int argc, char **argv)
 
 static void cmd_rx(int argc, char **argv)
 {
-    uint8_t src[PP_ETH_ALEN];
-    uint32_t run, count;
-    bool fcs = argc > 3 && strcmp(argv[argc - 1], "fcs") == 0;
+    struct pp_rx_words r;
 
-    if (fcs) {
-        argc--;
-    }
-    if ((argc != 3 && argc != 4) ||
-        pp_parse_u32(argv[1], UINT32_MAX, &run) < 0 ||
-        pp_parse_u32(argv[2], PP_MAX_COUNT, &count) < 0 ||
-        (argc == 4 && pp_parse_mac(argv[3], src) < 0)) {
+    if (pp_parse_rx_words(argv + 1, argc - 1, &r) < 0) {
         peer_emit("{\"ok\": false, \"error\": \"usage: RX <run> <count> "
                   "[<srcmac>] [fcs]\"}");
         return;
     }
-    if (pp_rx_start(&peer.rx, run, count, peer.mac,
-                    argc == 4 ? src : NULL) < 0) {
+    if (pp_rx_start(&peer.rx, r.run, r.count, peer.mac,
+                    r.has_src ? r.src : NULL) < 0) {
         peer_emit("{\"ok\": false, \"error\": \"out of memory\"}");
         return;
     }
-    peer.rx.fcs = fcs;
-    peer_emit("{\"ok\": true, \"run\": %u, \"count\": %u}", run, count);
+    peer.rx.fcs = r.fcs;
+    peer_emit("{\"ok\": true, \"run\": %u, \"count\": %u}", r.run, r.count);
 }
 
 static void cmd_pcap(int argc, char **argv)
