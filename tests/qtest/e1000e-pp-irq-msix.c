@@ -184,9 +184,8 @@ void irq_msix_eiac_auto_clear(const char *model)
     irq_send_small(d, 0, 0x5a, 0);
     if (on_stock(model, "vector 1 fires for a Tx completion while "
                  "IMS.TXQ0 is clear")) {
-        uint32_t fired = msix_fired(d, &r);
-        g_test_message("XX fired 0x%x IMS 0x%x ICR 0x%x", fired, e1000epp_rd(d, IMS), e1000epp_rd(d, ICR));
-        g_assert_cmphex(fired, ==, 1u << 1);
+        g_assert_cmphex(msix_fired(d, &r), ==, 1u << 1);
+        EPP_EXPECT_REG(d, IMS, 0xffffffff, 0);
     } else {
         g_assert_cmphex(msix_fired(d, &r), ==, 0);
     }
@@ -230,12 +229,12 @@ void irq_msix_eiame_auto_mask(const char *model)
     g_assert_cmphex(msix_fired(d, &r), ==, 1u << 1);
     if (on_stock(model, "EIAME clears the cause from IAM instead of "
                  "masking it in IMS")) {
-        g_test_message("XX IMS 0x%x IAM 0x%x", e1000epp_rd(d, IMS), e1000epp_rd(d, IAM));
         EPP_EXPECT_REG(d, IMS, 0xffffffff, base);
         EPP_EXPECT_REG(d, IAM, 0xffffffff, ~ICR_TXQ0);
+        /* So the next TXQ0 fires again */
         e1000epp_wr(d, ICR, ICR_TXQ0);
         force_later(d, ICR_TXQ0);
-        g_test_message("XX fired again 0x%x", msix_fired(d, &r));
+        g_assert_cmphex(msix_fired(d, &r), ==, 1u << 1);
         qpci_msix_disable(d->pdev);
         e1000epp_stop(d);
         return;
@@ -285,13 +284,20 @@ void irq_msix_other_aggregates_lsc(const char *model)
     e1000epp_wr(d, ICR, 0xffffffff);
 
     /*
+     * Then: nothing more.  stock e1000e: its EITR timer (at least
+     * 500 x 256 ns) sends the vector's message again when it runs out,
+     * whether or not a cause was held back.
+     */
+    e1000epp_step(d, EPP_NS_PER_MS);
+    g_assert_cmphex(msix_fired(d, &r), ==, by_model(model, 0, 1u << 2));
+
+    /*
      * When: the link really drops (PHY power-down, BMCR bit 11) and
      * comes back; Then: each change is an LSC on vector 2.
      */
     e1000epp_phy_write(d, 0, e1000epp_phy_read(d, 0) | 0x0800);
     if (on_stock(model, "BMCR power-down does not drop the link")) {
         e1000epp_step(d, 100 * EPP_NS_PER_MS);
-        g_test_message("XX STATUS 0x%x fired 0x%x ICR 0x%x", e1000epp_rd(d, STATUS), msix_fired(d, &r), e1000epp_rd(d, ICR));
         EPP_EXPECT_REG(d, STATUS, STATUS_LU, STATUS_LU);
         g_assert_cmphex(msix_fired(d, &r), ==, 0);
         qpci_msix_disable(d->pdev);

@@ -254,9 +254,12 @@ void tx_context_tucse_limits_checksum(const char *model)
     push_all(d, desc, 2);
     if (on_stock(model, "TUCSE is ignored: the UDP checksum runs to the "
                  "end of the frame, trailer included")) {
-        /* The sum from TUCSS to the last byte, the seeded field in it */
-        stw_be_p(want + 34 + 6, ~csum_fold(csum_add(0, f + 34,
-                                                    len + TRAILER - 34)));
+        /*
+         * As if the trailer were part of the datagram: the pseudo-header
+         * length too is everything from TUCSS to the last byte
+         */
+        stw_be_p(want + 34 + 6, l4_checksum_v4(f + 34, len + TRAILER - 34, 6,
+                                               IPPROTO_UDP_NUM));
     }
 
     /* Then: checksums as if the trailer were absent; trailer sent as is */
