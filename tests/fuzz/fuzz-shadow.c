@@ -270,7 +270,13 @@ static void note_write(Harness *h, uint64_t addr, size_t len)
         }
         return;
     }
-    if (addr < GUEST_MEM && addr % 16 == 12 && len == 1 &&
+    /*
+     * Tx: the status byte, or the whole descriptor with WTHRESH >= 1 (as
+     * for Rx, one inside a fetched buffer counts as data).
+     */
+    if (addr < GUEST_MEM && ((addr % 16 == 12 && len == 1) ||
+                             (addr % 16 == 0 && len == 16 &&
+                              !in_buffer(h, addr, len))) &&
         h->units[addr / 16].tx_fetches) {
         u = &h->units[addr / 16];
         if (!u->tx_posted) {
