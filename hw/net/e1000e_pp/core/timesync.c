@@ -54,7 +54,10 @@ static bool stamp_latch(E1000EPPCore *c, uint32_t ctl, uint32_t lo)
 {
     uint64_t now;
 
-    /* Enabled, and the last stamp was read: it is never overwritten. */
+    /*
+     * Enabled, and the last stamp was read: it is never overwritten.
+     * TSYNCTXCTL and TSYNCRXCTL share the EN (4) and VALID (0) bits.
+     */
     if ((REG(c, ctl) & (TSYNCRXCTL_EN | TSYNCRXCTL_VALID)) !=
         TSYNCRXCTL_EN) {
         return false;
