@@ -192,6 +192,7 @@ void test_rx_sbp_stores_long_frames_up_to_16k(void)
     CHECK_EQ(rd(f, ROC_REG), 2);
     CHECK_EQ(f->core->rxstat.delivered, 1);
     CHECK_EQ(f->core->rxstat.oversize, 1);
+    CHECK_EQ(f->core->rxstat.long_stored, 1);
     fake_free(f);
 }
 

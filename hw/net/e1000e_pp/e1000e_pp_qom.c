@@ -31,6 +31,7 @@ static void add_counters(E1000EPPState *s)
         { "rx-flushed", &rx->flushed },
         { "rx-wake", &rx->wake },
         { "rx-errored", &rx->errored },
+        { "rx-long-stored", &rx->long_stored },
         { "reset-accesses", &s->core.reset_accesses },
         { "dma-errors", &s->core.dma_errors },
         { "pm-violations", &s->core.pm_violations },

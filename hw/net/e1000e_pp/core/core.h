@@ -193,6 +193,8 @@ typedef struct E1000EPPRxCounters {
     uint64_t flushed;        /* dropped from the packet buffer by a reset */
     uint64_t wake;           /* taken in D3hot as a wake event, not stored */
     uint64_t errored;        /* dropped: frame error without RCTL.SBP */
+    /* Not a fate: frames over the LPE limit SBP let in (ROC too). */
+    uint64_t long_stored;
 } E1000EPPRxCounters;
 
 /*

@@ -172,6 +172,7 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
         rx_trace(c, len, 0, "frame error");
         return true;
     }
+    /* GPRC/GORC count good frames of a legal length only (§10.2.7). */
     bad = wire_len > max || e1000e_pp_errinj_bits(c);
 
     /* VLAN strip (CTRL.VME): the tag goes to the descriptor, VP is set. */
