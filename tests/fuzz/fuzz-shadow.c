@@ -344,8 +344,12 @@ static void note_write(Harness *h, uint64_t addr, size_t len)
         }
         return;
     }
-    /* Tx write-back: the status byte (DD) of a descriptor */
-    if (addr < GUEST_MEM && addr % 16 == 12 && len == 1) {
+    /*
+     * Tx write-back: the status byte (DD) of a descriptor, or the whole
+     * descriptor with WTHRESH >= 1.
+     */
+    if (addr < GUEST_MEM && ((addr % 16 == 12 && len == 1) ||
+                             (addr % 16 == 0 && len == 16))) {
         tx_write_back(h, addr, len);
         return;
     }
@@ -409,7 +413,8 @@ int shadow_dma_write(void *opaque, uint64_t addr, const void *buf,
 static uint64_t bucket_sum(const E1000EPPRxCounters *s, unsigned queued)
 {
     return s->delivered + s->missed + s->filtered + s->oversize +
-           s->undersize + s->not_ready + s->dma_error + s->flushed + queued;
+           s->undersize + s->not_ready + s->dma_error + s->flushed +
+           s->errored + queued;
 }
 
 /* One frame offered; it must end in exactly one place. */
@@ -438,11 +443,14 @@ void shadow_offer(Harness *h, const uint8_t *f, size_t len)
     }
 }
 
-/* Frames refused before the MAC took them in (GPRC does not count them). */
+/*
+ * Frames GPRC does not count: refused before the MAC took them in, or
+ * dropped for a frame error.
+ */
 static uint64_t refused(const E1000EPPRxCounters *s)
 {
     return s->missed + s->filtered + s->oversize + s->undersize +
-           s->not_ready;
+           s->not_ready + s->errored;
 }
 
 void shadow_snapshot(Harness *h)
@@ -487,13 +495,21 @@ void shadow_check_stats(Harness *h)
         shadow_violation("MPC and the missed frames disagree",
                          stat_delta(h, O_MPC), now->missed - was->missed);
     }
-    if (stat_delta(h, O_ROC) != now->oversize - was->oversize ||
+    /* ROC also counts the long frames RCTL.SBP stores. */
+    if (stat_delta(h, O_ROC) != now->oversize - was->oversize +
+        now->long_stored - was->long_stored ||
         stat_delta(h, O_RUC) != now->undersize - was->undersize) {
         shadow_violation("ROC/RUC and the length drops disagree",
                          stat_delta(h, O_ROC), stat_delta(h, O_RUC));
     }
-    if (stat_delta(h, O_GPRC) != (now->offered - refused(now)) -
-                                 (was->offered - refused(was))) {
+    /*
+     * GPRC counts the frames taken in, except the long ones RCTL.SBP let
+     * in (those may still have been missed, so only a bound holds).
+     */
+    if (stat_delta(h, O_GPRC) > (now->offered - refused(now)) -
+                                (was->offered - refused(was)) ||
+        stat_delta(h, O_GPRC) + now->long_stored - was->long_stored <
+        (now->offered - refused(now)) - (was->offered - refused(was))) {
         shadow_violation("GPRC and the frames taken in disagree",
                          stat_delta(h, O_GPRC), now->offered - was->offered);
     }

@@ -154,6 +154,8 @@ static const E1000eppScenario scenarios[] = {
     { "rx/backpressure_on_holds_frames", rx_backpressure_on_holds_frames },
     { "rx/backpressure_off_drops_into_mpc",
       rx_backpressure_off_drops_into_mpc },
+    { "rx/sbp_long_frame_exceeds_stock_buffer",
+      rx_sbp_long_frame_exceeds_stock_buffer },
 };
 
 static void add_tests(void)
@@ -248,6 +250,7 @@ static void add_tests(void)
     }
     rx_add_published_table_cases();
     rx_add_dma_cost_cases();
+    rx_add_frame_error_cases();
     e1000epp_add_scenarios(scenarios, ARRAY_SIZE(scenarios));
 }
 

@@ -88,7 +88,7 @@ static int check_invariant(Fake *f, unsigned step)
     E1000EPPRxCounters *s = &f->core->rxstat;
     uint64_t sum = s->delivered + s->missed + s->filtered + s->oversize +
                    s->undersize + s->not_ready + s->dma_error +
-                   s->flushed + s->wake + f->core->pktbuf.count;
+                   s->flushed + s->wake + s->errored + f->core->pktbuf.count;
 
     if (s->offered != sum) {
         printf("# step %u: offered %llu != accounted %llu\n", step,
