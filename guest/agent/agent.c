@@ -598,6 +598,8 @@ static bool handle_line(char *line)
         cmd_tcptx(argc, argv);
     } else if (strcmp(argv[0], "TCPRX") == 0) {
         cmd_tcprx(argc, argv);
+    } else if (strcmp(argv[0], "MARK") == 0) {
+        cmd_mark(argc, argv);
     } else if (strcmp(argv[0], "QUIT") == 0) {
         reply("OK bye");
         return false;

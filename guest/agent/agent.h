@@ -20,5 +20,7 @@ int if_mac(const char *ifname, uint8_t *mac, int *ifindex);
 void cmd_tcptx(int argc, char **argv);
 /* TCPRX verb (tcprx.c). */
 void cmd_tcprx(int argc, char **argv);
+/* MARK verb (mark.c). */
+void cmd_mark(int argc, char **argv);
 
 #endif /* E1000EPP_AGENT_H */
