@@ -81,6 +81,11 @@ def test_n_frames_with_copybreak_0_under_strict_iommu(costvm):
     assert p["funcs"]["e1000_clean_rx_irq"] > 0
     assert p["funcs"]["e1000e_poll"] >= p["funcs"]["e1000_clean_rx_irq"]
     assert raw["invalidations"] >= N, raw
+    # Every function entered in the window returned, every interrupt that
+    # suspended one resumed (a missed resume would count the rest of the
+    # window as interrupt work).
+    assert (p["open"], p["overflow"]) == (0, 0), p
+    assert p["irq_in_funcs"] < p["funcs"]["e1000e_poll"], p
     m = cost.metrics(raw, rx, s1["tx_packets"] - s0["tx_packets"])
     print(f"\n[cost] {N} frames of 1000 bytes, copybreak 0, strict IOMMU: "
           f"{m}")

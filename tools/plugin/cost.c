@@ -178,8 +178,16 @@ static void on_tb(unsigned int vcpu_index, void *udata)
 
         /* 64-bit interrupt frame: RIP, CS, RFLAGS, RSP, SS. */
         v->irq_entries++;
-        if (v->nsusp < STACK_DEPTH && read_u64(rsp, &rip) &&
-            read_u64(rsp + 24, &old_rsp)) {
+        if (!read_u64(rsp, &rip) || !read_u64(rsp + 24, &old_rsp)) {
+            v->overflow++;
+        } else if (v->nsusp && v->susp[v->nsusp - 1].rip == rip &&
+                   v->susp[v->nsusp - 1].rsp == old_rsp) {
+            /*
+             * Taken right after the previous handler's iret, before the
+             * interrupted block ran again (a second pending vector): the
+             * same suspension, still waiting for the same resume.
+             */
+        } else if (v->nsusp < STACK_DEPTH) {
             v->susp[v->nsusp].rip = rip;
             v->susp[v->nsusp].rsp = old_rsp;
             v->nsusp++;
