@@ -53,8 +53,9 @@ def before_setup(args):
     _check_baseline(args.baseline)
     if args.json and args.json != "-" and not os.path.isdir(
             os.path.dirname(os.path.abspath(args.json))):
-        raise StepError("bad --json", f"{args.json}: its directory does "
-                        "not exist", "give a file in an existing directory")
+        raise StepError(f"--json {args.json!r}: its directory does not "
+                        "exist", "bad matrix option",
+                        "give a file in an existing directory, or '-'")
     if userkernel.wanted(args):
         userkernel.validate(args)
     return True
