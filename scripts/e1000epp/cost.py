@@ -51,12 +51,20 @@ _EVENT_RE = re.compile(r"\b(vtd_inv_desc_iotlb_\w+|vtd_iotlb_page_update)\b")
 # when the device has them.
 BUF_COUNTERS = ("rx-buf-new", "rx-buf-reposted")
 
+# Frames of the receive-only burst each measured cell ends with: pattern
+# frames of the cell's largest length, peer -> guest, nothing sent back.
+RX_BURST = 256
+
 # Metric keys, in report order: (key, short header, what it divides).
+# poll/rx, rxcl/rx and inv/rx come from the receive-only burst; the rest
+# from the cell's whole traffic (frames, UDP and TCP both ways).
 METRICS = (
     ("poll_per_rx", "poll/rx", "e1000e_poll instructions per received "
-     "packet"),
+     "packet (receive-only burst)"),
     ("rxclean_per_rx", "rxcl/rx", "Rx clean routine instructions per "
-     "received packet"),
+     "received packet (receive-only burst)"),
+    ("inv_per_rx", "inv/rx", "IOTLB invalidations per received packet "
+     "(receive-only burst)"),
     ("tx_per_tx", "tx/tx", "e1000_xmit_frame + e1000_clean_tx_irq "
      "instructions per sent packet"),
     ("total_per_pkt", "all/pkt", "every guest instruction per packet "
@@ -223,19 +231,24 @@ def _per(num, den):
     return round(num / den, 1)
 
 
-def metrics(raw, rx, tx, buf=None):
-    """Per-packet numbers of one window (None where not measured)."""
+def _role(raw, name):
+    funcs = (raw.get("plugin") or {}).get("funcs", {})
+    got = [funcs[n] for n in dict(ROLES)[name] if n in funcs]
+    return sum(got) if got else None
+
+
+def metrics(raw, rx, tx, buf=None, burst=None):
+    """Per-packet numbers (None where not measured) of the traffic window
+    raw (rx, tx packets) and, when given, the receive-only burst
+    (raw, rx packets)."""
     p = raw.get("plugin") or {}
-    funcs = p.get("funcs", {})
 
     def role(name):
-        names = dict(ROLES)[name]
-        got = [funcs[n] for n in names if n in funcs]
-        return sum(got) if got else None
+        return _role(raw, name)
 
     tx_path = [v for v in (role("xmit"), role("txclean")) if v is not None]
     buf = buf or {}
-    return {
+    m = {
         "rx_packets": rx, "tx_packets": tx,
         "insns": p.get("insns"),
         "poll_insns": role("poll"),
@@ -252,7 +265,22 @@ def metrics(raw, rx, tx, buf=None):
         "inv_per_pkt": _per(raw.get("invalidations"), rx + tx),
         "fills_per_pkt": _per(raw.get("fills"), rx + tx),
         "bufnew_per_rx": _per(buf.get("rx-buf-new"), rx),
+        "inv_per_rx": None,
     }
+    m["mix_poll_per_rx"] = m["poll_per_rx"]
+    m["mix_rxclean_per_rx"] = m["rxclean_per_rx"]
+    if burst:
+        braw, brx = burst
+        bp = braw.get("plugin") or {}
+        m.update({
+            "burst_rx": brx,
+            "burst_polls": bp.get("calls", {}).get("e1000e_poll"),
+            "burst_invalidations": braw.get("invalidations"),
+            "poll_per_rx": _per(_role(braw, "poll"), brx),
+            "rxclean_per_rx": _per(_role(braw, "rxclean"), brx),
+            "inv_per_rx": _per(braw.get("invalidations"), brx),
+        })
+    return m
 
 
 def fmt(v):

@@ -379,12 +379,35 @@ def measured_traffic(vm, cell, run_base, checks, cell_dir, tlog, window):
     return raw, buf
 
 
-def record_cost(cell_dir, raw, buf, stats0, stats1):
+def rx_burst(vm, cell, run, checks, tlog, window):
+    """The receive-only burst (cost.RX_BURST frames of the cell's largest
+    length, peer -> guest) in a window of its own: (raw, rx packets)."""
+    ifname = "eth0.100" if cell.vlan else "eth0"
+    fcs = " fcs" if cell.crc == "rxfcs" else ""
+    vid = f" {matrix.VLAN_ID}" if cell.vlan else ""
+    n, length = cost.RX_BURST, cell.mtu + 14
+    s0 = ethtool_stats(vm)
+    vm.agent.kv(f"RXSTART {ifname} {run} {n} {harness.PEER_MAC}{fcs}")
+    window.start()
+    vm.peer.command(f"TXL {harness.GUEST_MAC} {run} {length} {n}{vid}")
+    got = settle_counts(lambda: vm.agent.kv("RXSTAT"), n)
+    raw = window.stop()
+    got = vm.agent.kv("RXSTOP")
+    s1 = ethtool_stats(vm)
+    tlog(f"rx burst {n} x {length}: agent {got}")
+    checks.eq(f"receive-only burst of {n} x {length} bytes (cost)",
+              (got.get("good"), got.get("bad"), got.get("missing")),
+              (n, 0, 0))
+    return raw, s1.get("rx_packets", 0) - s0.get("rx_packets", 0)
+
+
+def record_cost(cell_dir, raw, buf, stats0, stats1, burst):
     rx = stats1.get("rx_packets", 0) - stats0.get("rx_packets", 0)
     tx = stats1.get("tx_packets", 0) - stats0.get("tx_packets", 0)
-    m = cost.metrics(raw, rx, tx, buf)
+    m = cost.metrics(raw, rx, tx, buf, burst)
     matrix.write_json(os.path.join(cell_dir, "cost.json"),
-                      {"metrics": m, "raw": raw, "device": buf})
+                      {"metrics": m, "raw": raw, "device": buf,
+                       "burst": {"raw": burst[0], "rx_packets": burst[1]}})
     return m
 
 
@@ -410,7 +433,9 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None):
                                     cell_dir, tlog, window)
         stats1 = ethtool_stats(vm)
         if raw is not None:
-            metrics = record_cost(cell_dir, raw, buf, stats0, stats1)
+            burst = rx_burst(vm, cell, 0x10000 + index * 16 + 8, checks,
+                             tlog, window)
+            metrics = record_cost(cell_dir, raw, buf, stats0, stats1, burst)
         dev1 = read_device(vm)
         with open(os.path.join(cell_dir, "ethtool-S.txt"), "w") as f:
             for k in sorted(stats1):

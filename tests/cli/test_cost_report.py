@@ -129,3 +129,16 @@ def test_copybreak_matrix_is_the_published_comparison():
                      "mtu1500-strip-msix-noiommu-cb0",
                      "mtu1500-strip-msix-noiommu-cb2048"]
     assert json.dumps(matrix_cost.junit_properties({"cell": "x"})) == "[]"
+
+
+def test_receive_figures_come_from_the_burst_when_there_is_one():
+    mixed = {"plugin": {"insns": 900, "funcs": {"e1000e_poll": 300}},
+             "invalidations": 9}
+    burst = {"plugin": {"insns": 5000, "funcs": {
+        "e1000e_poll": 2560, "e1000_clean_rx_irq_ps": 2048},
+        "calls": {"e1000e_poll": 4}}, "invalidations": 256}
+    m = cost.metrics(mixed, rx=3, tx=0, burst=(burst, 256))
+    assert (m["poll_per_rx"], m["rxclean_per_rx"], m["inv_per_rx"]) == \
+        (10.0, 8.0, 1.0)
+    assert m["mix_poll_per_rx"] == 100.0 and m["inv_per_pkt"] == 3.0
+    assert (m["burst_rx"], m["burst_polls"]) == (256, 4)
