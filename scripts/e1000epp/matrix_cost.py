@@ -140,8 +140,13 @@ def svg_plot(results, key=GRID_KEY, title="e1000e_poll instructions per "
     for i in range(5):
         y = y1 * i / 4
         out.append(f"<text x='{left - 6}' y='{py(y) + 4:.1f}' "
-                   f"font-size='10' text-anchor='end'>{fmt(y)}</text>")
+                   f"font-size='10' text-anchor='end'>"
+                   f"{fmt(y) if y else '0'}</text>")
+    last = None
     for x in sorted(set(xs)):
+        if last is not None and px(x) - px(last) < 26:
+            continue        # 4096 beside 4097: one label for both
+        last = x
         out.append(f"<text x='{px(x):.1f}' y='{h - bottom + 14}' "
                    f"font-size='9' text-anchor='middle'>{x}</text>")
     out.append(f"<text x='{(left + w - right) / 2:.0f}' y='{h - 6}' "
