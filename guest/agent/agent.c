@@ -203,6 +203,7 @@ static const struct verb {
     { "UDP", cmd_udp },
     { "TCPTX", cmd_tcptx },
     { "TCPRX", cmd_tcprx },
+    { "MARK", cmd_mark },
 };
 
 /* One request line; false on QUIT. */

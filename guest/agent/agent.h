@@ -55,5 +55,7 @@ void cmd_udp(int argc, char **argv);
 void cmd_tcptx(int argc, char **argv);
 /* TCPRX verb (tcprx.c). */
 void cmd_tcprx(int argc, char **argv);
+/* MARK verb (mark.c). */
+void cmd_mark(int argc, char **argv);
 
 #endif /* E1000EPP_AGENT_H */
