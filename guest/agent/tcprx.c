@@ -26,27 +26,6 @@
 
 #define TCPRX_BUF       65536
 
-/* Wait until @fd is readable or @deadline passes; true if readable. */
-static bool wait_readable(int fd, int64_t deadline)
-{
-    for (;;) {
-        struct pollfd pfd = { .fd = fd, .events = POLLIN };
-        int64_t left = deadline - now_ms();
-        int n;
-
-        if (left <= 0) {
-            return false;
-        }
-        n = poll(&pfd, 1, left);
-        if (n > 0) {
-            return true;
-        }
-        if (n < 0 && errno != EINTR) {
-            return false;
-        }
-    }
-}
-
 void cmd_tcprx(int argc, char **argv)
 {
     static uint8_t buf[TCPRX_BUF];

@@ -61,33 +61,6 @@ struct tcptx_summary {
     uint32_t isn;
 };
 
-static int capture_socket(int ifindex)
-{
-    struct sockaddr_ll sll;
-    int fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
-    int one = 1, size = TCPTX_CAPTURE_BUF;
-
-    if (fd < 0) {
-        return -1;
-    }
-    if (setsockopt(fd, SOL_PACKET, PACKET_VNET_HDR, &one, sizeof(one)) < 0) {
-        close(fd);
-        return -1;
-    }
-    if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) < 0) {
-        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
-    }
-    memset(&sll, 0, sizeof(sll));
-    sll.sll_family = AF_PACKET;
-    sll.sll_protocol = htons(ETH_P_ALL);
-    sll.sll_ifindex = ifindex;
-    if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
-
 /*
  * One captured frame: if it is an outgoing segment of the connection @c,
  * report it and account it in @s.
@@ -300,7 +273,7 @@ void cmd_tcptx(int argc, char **argv)
         return;
     }
     deadline = now_ms() + (int64_t)timeout * 1000;
-    cap = capture_socket(ifindex);
+    cap = packet_socket(ifindex, ETH_P_ALL, TCPTX_CAPTURE_BUF, true);
     if (cap < 0) {
         reply("ERR capture socket: %s", strerror(errno));
         return;

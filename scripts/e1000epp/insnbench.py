@@ -151,6 +151,18 @@ def _profile(row, per, n):
     return ["      %9.1f  %s" % (cost / per, fn) for fn, cost in top]
 
 
+def _profiles(pp, st, n, unit):
+    """The top n functions of e1000e-pp's row, then of stock's if any."""
+    if not n:
+        return []
+    out = ["    e1000e-pp, top functions per %s:" % unit]
+    out += _profile(pp, pp["per"], n)
+    if st:
+        out.append("    e1000e:")
+        out += _profile(st, st["per"], n)
+    return out
+
+
 def _rx(prefix, args):
     err = qtestrun.need_qtest(rxbench.BENCH_BIN)
     if err:
@@ -209,12 +221,7 @@ def _rx_table(rows, nprof):
                    % (case[3:], ppf, "%.0f" % stf if stf else "-",
                       "%.2f" % ratio if ratio else "-", target, note,
                       "ok" if ok else "MISSED"))
-        if nprof:
-            out.append("    e1000e-pp, top functions per frame:")
-            out += _profile(pp, pp["per"], nprof)
-            if st:
-                out.append("    e1000e:")
-                out += _profile(st, st["per"], nprof)
+        out += _profiles(pp, st, nprof, "frame")
     return out, holds
 
 
@@ -243,12 +250,7 @@ def _tx_table(rows, nprof):
                       if stf else "-",
                       "%.2f" % ratio if ratio else "-", TARGET_STRIPPED,
                       "ok" if ok else "MISSED"))
-        if nprof:
-            out.append("    e1000e-pp, top functions per packet:")
-            out += _profile(pp, pp["per"], nprof)
-            if st:
-                out.append("    e1000e:")
-                out += _profile(st, st["per"], nprof)
+        out += _profiles(pp, st, nprof, "packet")
     return out, holds
 
 
@@ -335,18 +337,14 @@ def bench(args):
     shutil.rmtree(OUT_DIR, ignore_errors=True)
     os.makedirs(OUT_DIR)
     rc, report, holds = 0, [], []
-    if only != "tx":
-        r, rows = _rx(os.path.join(OUT_DIR, "rx"), args)
-        rc = rc or r
-        lines, ok = _rx_table(rows, nprof)
-        report += lines
-        holds += ok
-    if only != "rx":
-        r, rows = _tx(os.path.join(OUT_DIR, "tx"), args)
-        rc = rc or r
-        lines, ok = _tx_table(rows, nprof)
-        report += lines
-        holds += ok
+    for side, measure, table in (("rx", _rx, _rx_table),
+                                 ("tx", _tx, _tx_table)):
+        if only in (None, side):
+            r, rows = measure(os.path.join(OUT_DIR, side), args)
+            rc = rc or r
+            lines, ok = table(rows, nprof)
+            report += lines
+            holds += ok
     if only != "tx" and not getattr(args, "no_core", False):
         r, rows = _core(os.path.join(OUT_DIR, "core"))
         rc = rc or r

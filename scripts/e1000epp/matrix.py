@@ -35,6 +35,8 @@ import time
 import xml.etree.ElementTree as ET
 from collections import OrderedDict
 
+from . import matrix_cost
+
 MTUS = (1500, 1501, 2026, 2027, 4074, 4075, 4096, 4097, 8192, 9000, 9212)
 CRCS = ("strip", "keep", "rxfcs")
 IRQS = ("msix", "msi", "intx")
@@ -131,7 +133,16 @@ def reduced_matrix():
     ]
 
 
-MATRICES = {"default": default_matrix, "reduced": reduced_matrix}
+def copybreak_matrix():
+    """The copybreak change's published comparison (docs/cost.md): the
+    unmodified driver at MTU 1500 with copybreak 0 and 2048, IOMMU off
+    and strict; run with --cost."""
+    return [Cell(1500, iommu=o, copybreak=b)
+            for o in IOMMUS for b in (0, 2048)]
+
+
+MATRICES = {"default": default_matrix, "reduced": reduced_matrix,
+            "copybreak": copybreak_matrix}
 
 
 def _unique(cells):
@@ -271,6 +282,8 @@ def summary_table(results, changes=None):
             mark = "." if r is None else MARK[r["status"]]
             if r and changes and r["cell"] in changes:
                 mark += "*"
+            if r:
+                mark += matrix_cost.grid_suffix(r)
             line.append(mark)
         lines.append(line)
     widths = [max(len(str(x[i])) for x in [header] + lines)
@@ -297,6 +310,11 @@ def write_junit(path, results, suite="e1000e-pp.matrix"):
     for r in results:
         tc = ET.SubElement(ts, "testcase", classname=suite, name=r["cell"],
                            time="%.1f" % r["seconds"])
+        props = matrix_cost.junit_properties(r)
+        if props:
+            pe = ET.SubElement(tc, "properties")
+            for k, v in props:
+                ET.SubElement(pe, "property", name=k, value=v)
         if r["status"] != PASS:
             tag = "failure" if r["status"] == FAIL else "error"
             first = r["reason"].splitlines()[0] if r["reason"] else tag
@@ -338,7 +356,7 @@ pre{background:#f4f4f4;padding:4px;white-space:pre-wrap}
 """
 
 
-def write_html(path, meta, results, changes=None):
+def write_html(path, meta, results, changes=None, cost_moved=None):
     """A self-contained page: the matrix as a grid (rows: configuration,
     columns: MTU), every cell linking to its evidence directory's index;
     then one section per failing cell."""
@@ -374,6 +392,7 @@ def write_html(path, meta, results, changes=None):
         out += [f"<li>{e(c)}: {e(str(b))} &rarr; {e(str(a))}</li>"
                 for c, (b, a) in changes.items()]
         out.append("</ul>")
+    out.append(matrix_cost.html_section(results, cost_moved))
     bad = [r for r in results if r["status"] != PASS]
     if bad:
         out.append("<h2>Failures</h2>")
@@ -406,9 +425,12 @@ def write_cell_index(cell_dir, result):
 def write_report(report_dir, meta, results, baseline_dir=None):
     """results.json, junit.xml, summary.txt, report.html (+ changes.txt
     with a baseline). Returns (summary text, changes)."""
-    changes = None
+    changes = cost_moved = None
     if baseline_dir:
-        changes = compare(results, load_results(baseline_dir))
+        base = load_results(baseline_dir)
+        changes = compare(results, base)
+        if matrix_cost.measured(results):
+            cost_moved = matrix_cost.changes(results, base)
     write_json(os.path.join(report_dir, "results.json"),
                {"meta": meta, "cells": results})
     write_junit(os.path.join(report_dir, "junit.xml"), results)
@@ -417,12 +439,17 @@ def write_report(report_dir, meta, results, baseline_dir=None):
         os.makedirs(d, exist_ok=True)
         write_cell_index(d, r)
     write_html(os.path.join(report_dir, "report.html"), meta, results,
-               changes)
+               changes, cost_moved)
     text = summary_table(results, changes) + "\n" + totals_line(results)
+    if matrix_cost.measured(results):
+        text += "\n" + matrix_cost.table(results)
     if baseline_dir:
         text += "\n" + changes_text(changes, baseline_dir)
+        moved = "" if cost_moved is None else \
+            "\n" + matrix_cost.changes_text(cost_moved)
+        text += moved
         with open(os.path.join(report_dir, "changes.txt"), "w") as f:
-            f.write(changes_text(changes, baseline_dir) + "\n")
+            f.write(changes_text(changes, baseline_dir) + moved + "\n")
     with open(os.path.join(report_dir, "summary.txt"), "w") as f:
         f.write(text + "\n")
     return text, changes

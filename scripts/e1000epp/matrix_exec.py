@@ -14,6 +14,9 @@ traffic and collects its evidence into cells/<name>/:
   device.json      the device's own counters over QMP (qom-get nic0)
   interrupts.txt   /proc/interrupts lines of eth0
   tcpsink.log      every TCP segment the peer's sink saw
+  cost.json        with --cost: the window's guest instructions (TCG
+                   plugin), IOTLB invalidations and per-packet figures
+                   (cost.py, docs/cost.md)
 """
 
 import json
@@ -22,7 +25,7 @@ import re
 import sys
 import time
 
-from . import matrix, paths
+from . import cost, matrix, paths
 
 sys.path.insert(0, os.path.join(paths.REPO, "tests", "functional"))
 import harness  # noqa: E402  (tests/functional/harness.py)
@@ -170,7 +173,7 @@ def _kv_counters(d):
     return {k: d.get(k) for k in keys}
 
 
-def settle_counts(fetch, count):
+def settle_counts(fetch, count, interval=0.25):
     """Poll receive counters until `count` frames are accounted for, or
     they stopped moving for STALL_TIMEOUT s; return the last counters."""
     def seen(c):
@@ -183,7 +186,7 @@ def settle_counts(fetch, count):
         if now - last_change > STALL_TIMEOUT or \
                 now - start > TRAFFIC_TIMEOUT:
             break
-        time.sleep(0.25)
+        time.sleep(interval)
         c = fetch()
         if seen(c) != last:
             last, last_change = seen(c), time.monotonic()
@@ -349,7 +352,79 @@ def ethtool_stats(vm, ifname="eth0"):
         return {}
 
 
-def run_cell(vm, g, cell, index, cell_dir, log):
+def read_qom(vm, names):
+    out = {}
+    for name in names:
+        try:
+            out[name] = vm.qmp.execute("qom-get", path=f"/machine/peripheral/"
+                                       f"{vm.NIC_ID}", property=name)
+        except harness.HarnessError:
+            out[name] = None        # this device has no such counter
+    return out
+
+
+def measured_traffic(vm, cell, run_base, checks, cell_dir, tlog, window):
+    """traffic() inside a cost window; returns the window's raw numbers
+    and the device's buffer counters over it (None without --cost)."""
+    if window is None:
+        traffic(vm, cell, run_base, checks, cell_dir, tlog)
+        return None, None
+    buf0 = read_qom(vm, cost.BUF_COUNTERS)
+    window.start()
+    traffic(vm, cell, run_base, checks, cell_dir, tlog)
+    raw = window.stop()
+    buf1 = read_qom(vm, cost.BUF_COUNTERS)
+    buf = {k: buf1[k] - buf0[k] for k in buf1
+           if isinstance(buf1[k], int) and isinstance(buf0[k], int)}
+    return raw, buf
+
+
+def rx_burst(vm, cell, run, checks, tlog, window):
+    """The receive-only burst (cost.RX_BURST frames of the cell's largest
+    length, peer -> guest) in a window of its own: (raw, rx packets).
+    Sent in rounds of cost.RX_ROUND, each received before the next: a
+    burst longer than the ring overflows the packet buffer (the device
+    drops and counts MPC, as the silicon would) once the guest falls
+    behind, and a lost frame would change the work per packet."""
+    ifname = "eth0.100" if cell.vlan else "eth0"
+    fcs = " fcs" if cell.crc == "rxfcs" else ""
+    vid = f" {matrix.VLAN_ID}" if cell.vlan else ""
+    n, length = cost.RX_ROUND, cell.mtu + 14
+    rounds = cost.RX_BURST // n
+    good = bad = missing = 0
+    s0 = ethtool_stats(vm)
+    window.start()
+    for k in range(rounds):
+        vm.agent.kv(f"RXSTART {ifname} {run + k} {n} "
+                    f"{harness.PEER_MAC}{fcs}")
+        vm.peer.command(f"TXL {harness.GUEST_MAC} {run + k} {length} "
+                        f"{n}{vid}")
+        settle_counts(lambda: vm.agent.kv("RXSTAT"), n, interval=0.05)
+        got = vm.agent.kv("RXSTOP")
+        good += got.get("good", 0)
+        bad += got.get("bad", 0)
+        missing += got.get("missing", 0)
+    raw = window.stop()
+    s1 = ethtool_stats(vm)
+    tlog(f"rx burst {rounds} x {n} x {length}: good {good} bad {bad} "
+         f"missing {missing}")
+    checks.eq(f"receive-only burst of {rounds} x {n} x {length} bytes "
+              "(cost): good, bad, missing", (good, bad, missing),
+              (rounds * n, 0, 0))
+    return raw, s1.get("rx_packets", 0) - s0.get("rx_packets", 0)
+
+
+def record_cost(cell_dir, raw, buf, stats0, stats1, burst):
+    rx = stats1.get("rx_packets", 0) - stats0.get("rx_packets", 0)
+    tx = stats1.get("tx_packets", 0) - stats0.get("tx_packets", 0)
+    m = cost.metrics(raw, rx, tx, buf, burst)
+    matrix.write_json(os.path.join(cell_dir, "cost.json"),
+                      {"metrics": m, "raw": raw, "device": buf,
+                       "burst": {"raw": burst[0], "rx_packets": burst[1]}})
+    return m
+
+
+def run_cell(vm, g, cell, index, cell_dir, log, window=None):
     os.makedirs(cell_dir, exist_ok=True)
     t0 = time.monotonic()
     checks = Checks()
@@ -360,14 +435,20 @@ def run_cell(vm, g, cell, index, cell_dir, log):
         tlog_f.flush()
 
     status, reason = matrix.PASS, ""
+    metrics = None
     try:
         vm.peer.command(f"PCAP {os.path.join(cell_dir, 'peer.pcap')}")
         configure(vm, g, cell, tlog)
         check_irq_mode(vm, cell, checks, cell_dir)
         stats0 = ethtool_stats(vm)
         dev0 = read_device(vm)
-        traffic(vm, cell, 0x10000 + index * 16, checks, cell_dir, tlog)
+        raw, buf = measured_traffic(vm, cell, 0x10000 + index * 16, checks,
+                                    cell_dir, tlog, window)
         stats1 = ethtool_stats(vm)
+        if raw is not None:
+            burst = rx_burst(vm, cell, 0x800000 + index * 16, checks,
+                             tlog, window)
+            metrics = record_cost(cell_dir, raw, buf, stats0, stats1, burst)
         dev1 = read_device(vm)
         with open(os.path.join(cell_dir, "ethtool-S.txt"), "w") as f:
             for k in sorted(stats1):
@@ -389,7 +470,8 @@ def run_cell(vm, g, cell, index, cell_dir, log):
         fails = checks.failures()
         if fails:
             status, reason = matrix.FAIL, "\n".join(fails)
-    except (harness.HarnessError, OSError, KeyError, ValueError) as e:
+    except (harness.HarnessError, cost.CostError, OSError, KeyError,
+            ValueError) as e:
         status = matrix.ERROR
         reason = f"{type(e).__name__}: {e}"
         fails = checks.failures()
@@ -401,14 +483,19 @@ def run_cell(vm, g, cell, index, cell_dir, log):
     matrix.write_json(os.path.join(cell_dir, "verdict.json"),
                       {"cell": cell.name, "status": status,
                        "checks": checks.items, "reason": reason})
-    return {"cell": cell.name, "status": status, "reason": reason,
-            "seconds": round(time.monotonic() - t0, 2),
-            "evidence": sorted(os.listdir(cell_dir))}
+    out = {"cell": cell.name, "status": status, "reason": reason,
+           "seconds": round(time.monotonic() - t0, 2),
+           "evidence": sorted(os.listdir(cell_dir))}
+    if metrics is not None:
+        out["cost"] = metrics
+    return out
 
 
 def run_cells(cells, device, report_dir, peer_bin, guest_dir=None,
-              on_result=print, on_boot=print):
-    """Run cells (in matrix.plan order); returns (results, boots)."""
+              on_result=print, on_boot=print, measure_cost=False):
+    """Run cells (in matrix.plan order); returns (results, boots).
+    measure_cost: load the cost plugin and measure every cell's traffic
+    (cost.py)."""
     results, boots = [], 0
     index = 0
     for boot_key, group in matrix.plan(cells):
@@ -418,9 +505,13 @@ def run_cells(cells, device, report_dir, peer_bin, guest_dir=None,
             boots += 1
             boot_dir = os.path.join(report_dir, "boots",
                                     f"{boots:02d}-{boot_key}")
+            extra = []
+            if measure_cost:
+                os.makedirs(boot_dir, exist_ok=True)
+                extra = cost.qemu_args(boot_dir, boot_key == "iommu")
             vm = harness.Vm(device, boot_dir, append="e1000epp.load=0 " +
                             append, device_args=dev_args,
-                            guest_dir=guest_dir)
+                            guest_dir=guest_dir, extra_args=extra)
             t0 = time.monotonic()
             try:
                 vm.start(peer_bin)
@@ -438,12 +529,14 @@ def run_cells(cells, device, report_dir, peer_bin, guest_dir=None,
             on_boot(f"boot {boots} ({boot_key}): guest ready in "
                     f"{time.monotonic() - t0:.1f}s")
             g = Guest()
+            window = cost.Window(vm, boot_dir, boot_key == "iommu") \
+                if measure_cost else None
             while pending:
                 cell = pending.pop(0)
                 index += 1
                 r = run_cell(vm, g, cell, index,
                              os.path.join(report_dir, "cells", cell.name),
-                             on_boot)
+                             on_boot, window)
                 results.append(r)
                 on_result(r)
                 if r["status"] == matrix.ERROR:

@@ -7,7 +7,8 @@ import os
 from . import paths
 from .progress import run_logged, ninja_progress
 
-SUBDIRS = ["tests/unit", "tests/fuzz", "tests/bench", "tools/peer", "guest/agent"]
+SUBDIRS = ["tests/unit", "tests/fuzz", "tests/bench", "tools/peer",
+           "tools/plugin", "guest/agent"]
 STAMP = os.path.join(paths.NATIVE_DIR, ".e1000e-pp-subdirs")
 MESON = "/usr/bin/meson"
 

@@ -29,6 +29,8 @@ CONFIGURE_FLAGS = [
     "--with-devices-x86_64=e1000e-pp",
     "--enable-slirp",
     "--enable-tcg",
+    # TCG plugins: the guest cost counter (tools/plugin, docs/cost.md)
+    "--enable-plugins",
     "--enable-fdt=system",
     "--disable-install-blobs",
     "--disable-docs",

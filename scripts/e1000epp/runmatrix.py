@@ -1,17 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """`run` and `merge`: the driver regression matrix from the command line.
 
-    ./e1000e-pp run [--matrix default|reduced] [--only PATTERNS]
-                    [--shard I/N] [--baseline DIR] [--list]
+    ./e1000e-pp run [--matrix default|reduced|copybreak] [--only PATTERNS]
+                    [--shard I/N] [--baseline DIR] [--list] [--cost]
+                    [--json FILE]
                     [--device e1000e-pp|e1000e] [--report DIR]
     ./e1000e-pp merge --report OUT SHARD_DIR...
 """
 
+import json
 import os
 import sys
 import time
 
-from . import matrix, paths
+from . import cost, matrix, paths
 from .progress import StepError
 
 
@@ -31,6 +33,12 @@ def add_run_arguments(p):
     p.add_argument("--list", action="store_true",
                    help="print the selected cells and their boots, run "
                    "nothing")
+    p.add_argument("--cost", action="store_true",
+                   help="measure guest instructions and IOMMU work per "
+                   "packet in every cell (TCG plugin; docs/cost.md)")
+    p.add_argument("--json", metavar="FILE",
+                   help="also write every cell's result and cost figures "
+                   "as JSON to FILE ('-': standard output)")
     from . import userkernel
     userkernel.add_arguments(p)
 
@@ -43,6 +51,11 @@ def before_setup(args):
         return False
     select_cells(args)
     _check_baseline(args.baseline)
+    if args.json and args.json != "-" and not os.path.isdir(
+            os.path.dirname(os.path.abspath(args.json))):
+        raise StepError(f"--json {args.json!r}: its directory does not "
+                        "exist", "bad matrix option",
+                        "give a file in an existing directory, or '-'")
     if userkernel.wanted(args):
         userkernel.validate(args)
     return True
@@ -159,9 +172,15 @@ def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
     def on_boot(text):
         print(f"      {text}", flush=True)
 
+    if args.cost and not cost.available():
+        raise StepError("the cost plugin is not built",
+                        f"{cost.PLUGIN} is missing",
+                        "run ./e1000e-pp setup (it builds tools/plugin "
+                        "against a QEMU configured with --enable-plugins)")
+    meta["cost"] = bool(args.cost)
     results, boots = matrix_exec.run_cells(
         cells, args.device, report, peer_bin, guest_dir=guest_dir,
-        on_result=on_result, on_boot=on_boot)
+        on_result=on_result, on_boot=on_boot, measure_cost=args.cost)
     wall = time.monotonic() - t0
     per = sorted(times)
     meta.update({"boots": boots, "wall_seconds": round(wall, 1),
@@ -174,9 +193,30 @@ def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
           f"cell, wall {matrix.fmt_secs(wall)}")
     print(f"report: {report}/report.html (junit.xml, summary.txt, "
           "cells/<name>/)")
+    write_json(args.json, meta, results)
     failed = sum(r["status"] != matrix.PASS for r in results)
     print(f"{len(results) - failed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def write_json(dest, meta, results):
+    """--json: the run's metadata and each cell's status, reason and
+    cost figures."""
+    if not dest:
+        return
+    data = {"meta": meta, "cells": [
+        {k: r.get(k) for k in ("cell", "status", "reason", "seconds",
+                               "cost")} for r in results]}
+    text = json.dumps(data, indent=1, sort_keys=True) + "\n"
+    if dest == "-":
+        sys.stdout.write(text)
+        return
+    try:
+        with open(dest, "w") as f:
+            f.write(text)
+    except OSError as e:
+        raise StepError("cannot write --json", f"{dest}: {e.strerror}",
+                        "give a writable file path")
 
 
 def merge(args):

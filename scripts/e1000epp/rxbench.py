@@ -154,40 +154,51 @@ def _json_to_stdout(argv):
     return proc.returncode
 
 
-def _qtest_bench(args):
-    err = qtestrun.need_qtest(BENCH_BIN)
+def _bench_binary(what, binary, argv, announce):
+    """Run a qtest benchmark binary with its output streamed; returns
+    (exit status, its RESULT rows).  what: how a failure names it."""
+    err = qtestrun.need_qtest(binary)
     if err:
         return err, []
-    frames = getattr(args, "frames", 100000)
+    print(announce, flush=True)
+    rc, lines = _stream([binary] + argv)
+    if rc:
+        return _fail("%s exited with %d" % (what, rc)), []
+    return 0, _results(lines)
+
+
+def _frames_repeat(args, flag, default):
+    """(the frame count given as `flag`, --repeat, 0), or a usage error's
+    exit status (printed) in place of 0 when either is out of range."""
+    frames = getattr(args, flag[2:].replace("-", "_"), default)
     repeat = getattr(args, "repeat", 3)
     if frames <= 0 or not 1 <= repeat <= 99:
-        return _fail("--frames must be positive and --repeat 1..99"), []
-    argv = [BENCH_BIN, "--frames", str(frames), "--repeat", str(repeat),
-            "--crc", getattr(args, "crc", "both")]
-    print("bench: qtest receive, e1000e-pp and stock e1000e in one run "
-          "(about 30 s) ...", flush=True)
-    rc, lines = _stream(argv)
-    if rc:
-        return _fail("e1000e-pp-bench exited with %d" % rc), []
-    return 0, _results(lines)
+        return frames, repeat, _fail("%s must be positive and --repeat "
+                                     "1..99" % flag)
+    return frames, repeat, 0
+
+
+def _qtest_bench(args):
+    frames, repeat, err = _frames_repeat(args, "--frames", 100000)
+    if err:
+        return err, []
+    return _bench_binary(
+        "e1000e-pp-bench", BENCH_BIN,
+        ["--frames", str(frames), "--repeat", str(repeat),
+         "--crc", getattr(args, "crc", "both")],
+        "bench: qtest receive, e1000e-pp and stock e1000e in one run "
+        "(about 30 s) ...")
 
 
 def _design_bench(args):
-    err = qtestrun.need_qtest(RX_TEST_BIN)
+    frames, repeat, err = _frames_repeat(args, "--design-frames", 2000)
     if err:
         return err, []
-    frames = getattr(args, "design_frames", 2000)
-    repeat = getattr(args, "repeat", 3)
-    if frames <= 0 or not 1 <= repeat <= 99:
-        return _fail("--design-frames must be positive"), []
-    print("bench: stock vs page-pool receive design on e1000e-pp, runs "
-          "interleaved (about 15 s) ...", flush=True)
-    rc, lines = _stream([RX_TEST_BIN, "--design-bench", "--frames",
-                         str(frames), "--repeat", str(repeat)])
-    if rc:
-        return _fail("e1000e-pp-rx-test --design-bench exited with %d"
-                     % rc), []
-    return 0, _results(lines)
+    return _bench_binary(
+        "e1000e-pp-rx-test --design-bench", RX_TEST_BIN,
+        ["--design-bench", "--frames", str(frames), "--repeat", str(repeat)],
+        "bench: stock vs page-pool receive design on e1000e-pp, runs "
+        "interleaved (about 15 s) ...")
 
 
 def _design_summary(results):

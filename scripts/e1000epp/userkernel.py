@@ -36,6 +36,8 @@ import subprocess
 import zlib
 
 from . import paths
+from .guestbase import sha256_file
+from .kmods import bzimage_release, modinfo, module_bytes
 from .progress import StepError
 
 GUESTS_DIR = os.path.join(paths.BUILD, "guests")
@@ -74,16 +76,6 @@ def _fail(what, why, fix):
     raise StepError(what, why, fix)
 
 
-def _bzimage_release(path):
-    with open(path, "rb") as f:
-        head = f.read(0x10000)
-    if len(head) < 0x210 or head[0x202:0x206] != b"HdrS":
-        return None
-    off = int.from_bytes(head[0x20e:0x210], "little") + 0x200
-    text = head[off:off + 256].split(b"\0")[0].decode(errors="replace")
-    return text.split()[0] if text else ""
-
-
 def _payload(path):
     """The decompressed kernel inside a bzImage, or None if its
     compression is not one we can read (gzip, xz, zstd)."""
@@ -111,8 +103,7 @@ def _payload(path):
 
 
 def _vermagic(ko):
-    from .guest import _modinfo, _module_bytes
-    return (_modinfo(_module_bytes(ko), "vermagic") or "").split()[:1]
+    return (modinfo(module_bytes(ko), "vermagic") or "").split()[:1]
 
 
 def _find_e1000e(modules_dir):
@@ -163,7 +154,7 @@ def validate(args):
     release = None
     if args.kernel:
         _check_file("--kernel", args.kernel)
-        release = _bzimage_release(args.kernel)
+        release = bzimage_release(args.kernel)
         if release is None:
             _fail(f"--kernel {args.kernel} is not a bzImage",
                   "no 'HdrS' x86 boot header at offset 0x202",
@@ -267,11 +258,6 @@ def _tree_hash(root):
     return h.hexdigest()
 
 
-def _file_hash(path):
-    with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()
-
-
 def build_driver(src, headers, out_dir, log):
     """make -C HEADERS M=<copy of SRC> modules; returns the e1000e.ko."""
     work = os.path.join(out_dir, "driver-build")
@@ -335,9 +321,9 @@ def prepare(args, log=print):
         kernel_pkg = _debian_kernel_package(series) if args.debian_kernel \
             else None
     inputs = {
-        "kernel": _file_hash(args.kernel) if args.kernel else None,
+        "kernel": sha256_file(args.kernel) if args.kernel else None,
         "modules": _tree_hash(args.modules) if args.modules else None,
-        "module": _file_hash(args.module) if args.module else None,
+        "module": sha256_file(args.module) if args.module else None,
         "driver_src": _tree_hash(args.driver_src) if args.driver_src
         else None,
         "debian_kernel": kernel_pkg,

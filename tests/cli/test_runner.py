@@ -434,3 +434,42 @@ def test_empty_qtest_suite_fails(tmp_path, monkeypatch):
     res = testrun.run_qtest()
     assert counts(res) == (0, 1, 0, 1)
     assert res.note.startswith("no test() of suite e1000e-pp in ")
+
+
+# -- each rule fails the whole run, with its reason in the table ------------
+
+SKIPS_EVERYTHING = """
+    print("1..2")
+    print("ok 1 - a # SKIP device e1000e-pp not in this QEMU")
+    print("ok 2 - b # SKIP device e1000e-pp not in this QEMU")
+"""
+
+
+@pytest.mark.parametrize("rule", ["skips everything", "hangs", "empty"])
+def test_each_runner_rule_fails_the_run(tmp_path, monkeypatch, capsys,
+                                        rule):
+    """./e1000e-pp test's exit status and summary, through run_suites:
+    a binary that skips all its tests, one that hangs and a suite with
+    no test each make the run fail and say why."""
+    tests = {
+        "skips everything": [("skips", "unit", [script(
+            tmp_path / "s", SKIPS_EVERYTHING)], {})],
+        "hangs": [("hangs", "unit", [script(tmp_path / "t", HANGS),
+                                     str(tmp_path / "pid")], {})],
+        "empty": [],
+    }[rule]
+    monkeypatch.setattr(paths, "NATIVE_DIR", meson_build(
+        tmp_path / "native", *tests))
+    monkeypatch.setitem(testrun.SUITE_TIMEOUTS, "unit", 2)
+    monkeypatch.setattr(testrun, "LAST_TEST", str(tmp_path / "last"))
+    monkeypatch.setattr(testrun, "SUITES",
+                        {"unit": lambda k=None: testrun.run_unit()})
+    assert testrun.run_suites(["unit"]) == 1
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1].endswith("failed")
+    assert not out.splitlines()[-1].endswith(" 0 failed")
+    assert {
+        "skips everything": "skips: all 2 test(s) skipped",
+        "hangs": "hangs: killed after its 2 s limit",
+        "empty": "no test() of suite unit in ",
+    }[rule] in out

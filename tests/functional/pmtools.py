@@ -3,6 +3,11 @@
 the NIC's QOM path, carrier and runtime-PM status, dmesg."""
 
 import harness
+from guestnet import carrier
+
+# What the PM tests import from here.
+__all__ = ["booted_vm", "nic_path", "pci_address", "carrier", "runtime_status",
+           "dmesg"]
 
 
 def booted_vm(device, peer_bin, report_dir, name, extra_args=()):
@@ -32,11 +37,6 @@ def nic_path(vm):
 def pci_address(vm):
     _, pci = vm.agent.sh("basename $(readlink /sys/class/net/eth0/device)")
     return pci.strip()
-
-
-def carrier(vm):
-    _, out = vm.agent.sh("cat /sys/class/net/eth0/carrier", check=False)
-    return out.strip() == "1"
 
 
 def runtime_status(vm, pci):

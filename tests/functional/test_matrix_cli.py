@@ -95,6 +95,9 @@ def test_shards_partition_the_matrix():
     (["--shard", "x"], "error: --shard 'x' is not I/N"),
     (["--baseline", "/nonexistent/report"],
      "error: /nonexistent/report is not a matrix report"),
+    (["--json", "/nonexistent/dir/cost.json"],
+     "error: --json '/nonexistent/dir/cost.json': its directory does not "
+     "exist"),
 ])
 def test_bad_matrix_options_fail_cleanly_before_setup(args, message):
     r = cli("run", "--no-setup", *args)

@@ -8,7 +8,9 @@ them damaged on purpose. The peer must count loss, duplication,
 reordering, truncation and corruption separately, name the first failing
 sequence numbers with the offset of the first differing byte, check
 802.1Q-tagged frames without their tag, and leave a pcap that tcpdump
-reads. Deterministic: every wait is for a count, with a generous bound.
+reads. Deterministic: every wait is the peer's own WAIT for a count (it
+answers when the count is reached; the bound is only for a frame that
+never comes).
 """
 
 import shutil
@@ -21,8 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import (GUEST_MAC, PEER_MAC, Peer, pp_frame, settle,
-                     wait_until)
+from harness import GUEST_MAC, PEER_MAC, Peer, pp_frame, wait_until
 
 RUN = 7
 
@@ -73,7 +74,7 @@ def test_each_failure_kind_is_counted_on_its_own(peer):
     damaged[777] ^= 0x40                # corrupted at 777
     send(nic, bytes(damaged))
     send(nic, frame(6, 60))             # 5 and 7 never sent: lost
-    stats = settle(p.stats, lambda s: s["frames_in"] == 7, 20)
+    stats = p.wait("frames_in", 7, timeout=20)
     assert stats["rx"] == {"good": 4, "bad": 2, "trunc": 1, "corrupt": 1,
                            "fcs_bad": 0, "missing": 4, "dup": 1,
                            "reorder": 1, "stale": 0, "other": 0,
@@ -88,7 +89,7 @@ def test_tagged_frames_are_checked_without_their_tag(peer):
     for seq, length in ((0, 1514), (1, 60)):
         f = frame(seq, length)
         send(nic, f[:12] + b"\x81\x00\x00\x64" + f[12:])
-    stats = settle(p.stats, lambda s: s["frames_in"] == 2, 20)
+    stats = p.wait("frames_in", 2, timeout=20)
     assert stats["vlan_in"] == 2
     assert (stats["rx"]["good"], stats["rx"]["bad"]) == (2, 0)
 
@@ -110,7 +111,7 @@ def test_pcap_is_written_as_frames_pass_and_tcpdump_reads_it(peer):
     send(nic, frame(0, 1514))
     p.command(f"TXL {GUEST_MAC} {RUN} 60 1")
     recv_frames(nic, 1)
-    settle(p.stats, lambda s: s["frames_in"] == 1, 20)
+    p.wait("frames_in", 1, timeout=20)
     # Flushed per frame: readable while the peer still runs.
     out = subprocess.run(["tcpdump", "-nn", "-e", "-r", str(p.pcap)],
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -141,9 +142,24 @@ def test_fcs_sessions_check_the_crc_of_every_frame(peer):
     f2 = frame(2, 1514)
     send(nic, with_fcs(f2, zlib.crc32(f2) ^ 1))         # wrong CRC
     send(nic, with_fcs(frame(3, 1514))[:-2])            # FCS cut short
-    stats = settle(p.stats, lambda s: s["frames_in"] == 4, 20)
+    stats = p.wait("frames_in", 4, timeout=20)
     assert stats["rx"] == {"good": 2, "bad": 2, "trunc": 1, "corrupt": 1,
                            "fcs_bad": 1, "missing": 2, "dup": 0,
                            "reorder": 0, "stale": 0, "other": 0,
                            "bytes": 2046 + 2048}
     assert stats["fails"] == "lost:2,3;fcs:2@1514/1514;trunc:3@1512/1512"
+
+
+def test_wait_answers_at_the_count_or_when_its_time_is_up(peer):
+    """WAIT is what the VM tests wait with: the peer answers the moment
+    its session has seen the frames, or says met=false at the bound."""
+    p, nic, _ = peer
+    p.command(f"RX {RUN} 2 {GUEST_MAC}")
+    stats = p.wait("rx", 1, timeout=0.2)        # nothing sent yet
+    assert (stats["met"], stats["rx"]["good"]) == (False, 0)
+    send(nic, frame(0, 60))
+    send(nic, frame(1, 1514))
+    stats = p.wait("rx", 2, timeout=20)
+    assert stats["met"] is True
+    assert (stats["rx"]["good"], stats["rx"]["missing"]) == (2, 0)
+    assert p.wait("tcpsink_closed", timeout=0.1)["met"] is False

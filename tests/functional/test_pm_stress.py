@@ -21,8 +21,8 @@ import time
 
 import pytest
 
-from harness import GUEST_IP, PEER_IP, wait_until
-from pmtools import (booted_vm, carrier, dmesg, nic_path, pci_address,
+from harness import PEER_IP, link_up, wait_carrier, wait_until
+from pmtools import (booted_vm, dmesg, nic_path, pci_address,
                      runtime_status as status)
 
 CYCLES = int(os.environ.get("E1000EPP_STRESS_CYCLES", "2"))
@@ -46,10 +46,7 @@ def test_reset_and_runtime_pm_stress(stress_vm, device):
     vm = stress_vm
     nic = nic_path(vm)
     pci = pci_address(vm)
-    vm.agent.sh("ip link set eth0 up")
-    vm.agent.sh(f"ip addr add {GUEST_IP}/24 dev eth0")
-    wait_until("carrier", lambda: carrier(vm), LINK_TIMEOUT, interval=0.2,
-               evidence=vm.console_tail)
+    link_up(vm, LINK_TIMEOUT)
     vm.agent.sh(f"ping -q -i 0.2 {PEER_IP} > /tmp/stress-ping.log 2>&1 &")
     t0 = time.monotonic()
     resets = 0
@@ -58,8 +55,7 @@ def test_reset_and_runtime_pm_stress(stress_vm, device):
         # the cable goes for 300 ms of virtual time, then renegotiates
         vm.qmp.execute("qom-set", path=nic, property="link-drop-ms",
                        value=300)
-        wait_until(f"carrier back (cycle {cycle})", lambda: carrier(vm),
-                   LINK_TIMEOUT, interval=0.2, evidence=vm.console_tail)
+        wait_carrier(vm, f"carrier back (cycle {cycle})", LINK_TIMEOUT)
 
         # a Tx hang: the driver notices and resets the adapter
         before = dmesg(vm).count("Reset adapter")
@@ -71,9 +67,8 @@ def test_reset_and_runtime_pm_stress(stress_vm, device):
                    HANG_TIMEOUT, interval=0.5, evidence=vm.console_tail)
         vm.qmp.execute("qom-set", path=nic, property="tx-hold", value=0)
         resets += 1
-        wait_until(f"carrier after the reset (cycle {cycle})",
-                   lambda: carrier(vm), LINK_TIMEOUT, interval=0.2,
-                   evidence=vm.console_tail)
+        wait_carrier(vm, f"carrier after the reset (cycle {cycle})",
+                     LINK_TIMEOUT)
 
         # runtime suspend without link, wake through PME
         vm.agent.sh(f"echo auto > /sys/bus/pci/devices/{pci}/power/control")
@@ -86,9 +81,8 @@ def test_reset_and_runtime_pm_stress(stress_vm, device):
                    lambda: status(vm, pci) == "active", PM_TIMEOUT,
                    interval=0.5, evidence=vm.console_tail)
         vm.agent.sh(f"echo on > /sys/bus/pci/devices/{pci}/power/control")
-        wait_until(f"carrier after resume (cycle {cycle})",
-                   lambda: carrier(vm), LINK_TIMEOUT, interval=0.2,
-                   evidence=vm.console_tail)
+        wait_carrier(vm, f"carrier after resume (cycle {cycle})",
+                     LINK_TIMEOUT)
 
     vm.agent.sh("kill %1 2>/dev/null; killall ping 2>/dev/null",
                 check=False)

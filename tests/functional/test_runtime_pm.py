@@ -21,8 +21,8 @@ import re
 
 import pytest
 
-from harness import GUEST_IP, PEER_IP, wait_until
-from pmtools import (booted_vm, carrier, dmesg, nic_path, pci_address,
+from harness import PEER_IP, link_up, wait_carrier, wait_until
+from pmtools import (booted_vm, dmesg, nic_path, pci_address,
                      runtime_status as status)
 
 # Generous bounds for TCG on a loaded 2-core machine: the driver asks
@@ -50,10 +50,7 @@ def test_runtime_suspend_wake_on_link_and_resume(pm_vm, device):
     nic = nic_path(vm)
 
     # given: the interface up, runtime PM allowed, and then no link
-    vm.agent.sh("ip link set eth0 up")
-    vm.agent.sh(f"ip addr add {GUEST_IP}/24 dev eth0")
-    wait_until("carrier on eth0", lambda: carrier(vm), LINK_TIMEOUT,
-               interval=0.2, evidence=vm.console_tail)
+    link_up(vm, LINK_TIMEOUT)
     vm.agent.sh(f"echo auto > /sys/bus/pci/devices/{pci}/power/control")
     vm.qmp.execute("set_link", name=vm.netdev_id, up=False)
 
@@ -74,8 +71,7 @@ def test_runtime_suspend_wake_on_link_and_resume(pm_vm, device):
 
     # then: the link is back and traffic passes
     vm.agent.sh(f"echo on > /sys/bus/pci/devices/{pci}/power/control")
-    wait_until("carrier on eth0", lambda: carrier(vm), LINK_TIMEOUT,
-               interval=0.2, evidence=vm.console_tail)
+    wait_carrier(vm, timeout=LINK_TIMEOUT)
     rc, out = vm.agent.sh(f"ping -c 3 -W 5 {PEER_IP}", timeout=60,
                           check=False)
     assert rc == 0, out

@@ -54,7 +54,7 @@ import re
 import pytest
 
 import harness
-from harness import GUEST_IP, PEER_IP, wait_until
+from harness import PEER_IP, carrier, link_up, wait_carrier
 
 RESULT_NAMES = (
     "Register test (offline)",
@@ -127,9 +127,7 @@ def st_vm(request, device, guest_image, peer_bin, report_dir):
                     append=append)
     try:
         vm.start(peer_bin)
-        vm.agent.sh("ip link set eth0 up")
-        vm.agent.sh(f"ip addr add {GUEST_IP}/24 dev eth0")
-        wait_for_carrier(vm)
+        link_up(vm, LINK_TIMEOUT)
     except harness.HarnessError:
         vm.stop()
         raise
@@ -139,16 +137,6 @@ def st_vm(request, device, guest_image, peer_bin, report_dir):
     yield vm
     save_dmesg(vm)
     vm.stop()
-
-
-def carrier(vm):
-    _, out = vm.agent.sh("cat /sys/class/net/eth0/carrier", check=False)
-    return out.strip() == "1"
-
-
-def wait_for_carrier(vm):
-    wait_until("carrier on eth0", lambda: carrier(vm), LINK_TIMEOUT,
-               interval=0.2, evidence=vm.console_tail)
 
 
 def save_dmesg(vm):
@@ -220,7 +208,7 @@ def test_offline_selftest_with_link_up(st_vm, device):
 
 def test_link_and_traffic_return_after_offline_test(st_vm):
     # The driver reopened eth0 after the test: carrier, then ping.
-    wait_for_carrier(st_vm)
+    wait_carrier(st_vm, timeout=LINK_TIMEOUT)
     rc, out = st_vm.agent.sh(f"ping -c 3 -W 10 {PEER_IP}", timeout=60,
                              check=False)
     assert rc == 0, out

@@ -12,9 +12,9 @@ import time
 
 import pytest
 
-from harness import (GUEST_IP, GUEST_MAC, PEER_IP, PEER_MAC,
-                     counters_at_one_instant, ethtool_settings, pp_frame,
-                     pp_frame_len, read_pcap, settle, wait_until)
+from harness import (GUEST_MAC, PEER_IP, PEER_MAC, counters_at_one_instant,
+                     ethtool_settings, link_up, pp_frame, pp_frame_len,
+                     read_pcap, wait_until)
 
 COUNT = 200
 MIN_LEN, MAX_LEN = 60, 1514
@@ -44,12 +44,7 @@ def link(vm):
     _, dev = vm.agent.sh("readlink /sys/class/net/eth0/device")
     pci = dev.strip().rsplit("/", 1)[-1]
     t_up = time.monotonic()
-    vm.agent.sh("ip link set eth0 up")
-    vm.agent.sh(f"ip addr add {GUEST_IP}/24 dev eth0")
-    wait_until("carrier on eth0",
-               lambda: vm.agent.sh("cat /sys/class/net/eth0/carrier",
-                                   check=False)[1].strip() == "1",
-               LINK_TIMEOUT, evidence=vm.console_tail)
+    link_up(vm, LINK_TIMEOUT)
     t_link = time.monotonic()
     info = {
         "pci": pci,
@@ -102,9 +97,8 @@ def test_guest_to_peer_pattern_frames_arrive_exact(vm, link):
                        f"{MAX_LEN}")
     assert sent == {"sent": COUNT, "bytes": expected_bytes()}
 
-    after = settle(peer.stats,
-                   lambda s: s["rx"]["good"] + s["rx"]["bad"] +
-                   s["rx"]["dup"] >= COUNT, TRAFFIC_TIMEOUT)
+    # The peer answers once its session has seen COUNT frames.
+    after = peer.wait("rx", COUNT, timeout=TRAFFIC_TIMEOUT)
     assert after["rx"] == {"good": COUNT, "bad": 0, "trunc": 0,
                            "corrupt": 0, "fcs_bad": 0, "missing": 0,
                            "dup": 0, "reorder": 0, "stale": 0, "other": 0,
@@ -138,9 +132,9 @@ def test_peer_to_guest_pattern_frames_arrive_exact(vm, link):
                           f"{MAX_LEN}")
     assert queued == {"ok": True, "queued": COUNT, "bytes": expected_bytes()}
 
-    got = settle(lambda: vm.agent.kv("RXSTAT"),
-                 lambda c: c["good"] + c["bad"] + c["dup"] >= COUNT,
-                 TRAFFIC_TIMEOUT, interval=0.25)
+    # The agent answers once its session has seen COUNT frames.
+    vm.agent.kv(f"RXWAIT {TRAFFIC_TIMEOUT * 1000}",
+                timeout=TRAFFIC_TIMEOUT + 30)
     got = vm.agent.kv("RXSTOP")
     assert got == {"good": COUNT, "bad": 0, "trunc": 0, "corrupt": 0,
                    "fcs_bad": 0, "missing": 0, "dup": 0, "reorder": 0,
@@ -189,19 +183,17 @@ def test_set_link_off_on_flips_guest_carrier(vm, link):
                 f"{ethtool_settings(vm.agent)}\nNIC dmesg tail:\n" +
                 "\n".join(nic_dmesg_lines(vm, link["pci"])[-8:]))
 
-    t0 = time.monotonic()
-    vm.qmp.execute("set_link", name=vm.netdev_id, up=False)
-    wait_until("ethtool: Link detected: no after QMP set_link up=false",
-               lambda: link_detected() == "no", LINK_TIMEOUT, interval=0.2,
-               evidence=evidence)
-    t_down = time.monotonic() - t0
+    def set_link(up, want):
+        """QMP set_link, then wait for ethtool to say `want`; seconds."""
+        t0 = time.monotonic()
+        vm.qmp.execute("set_link", name=vm.netdev_id, up=up)
+        wait_until(f"ethtool: Link detected: {want} after QMP set_link "
+                   f"up={str(up).lower()}", lambda: link_detected() == want,
+                   LINK_TIMEOUT, interval=0.2, evidence=evidence)
+        return time.monotonic() - t0
 
-    t0 = time.monotonic()
-    vm.qmp.execute("set_link", name=vm.netdev_id, up=True)
-    wait_until("ethtool: Link detected: yes after QMP set_link up=true",
-               lambda: link_detected() == "yes", LINK_TIMEOUT, interval=0.2,
-               evidence=evidence)
-    t_up = time.monotonic() - t0
+    t_down = set_link(False, "no")
+    t_up = set_link(True, "yes")
     print(f"\n[smoke] set_link off -> no carrier {t_down:.2f} s, "
           f"on -> carrier {t_up:.2f} s", flush=True)
 

@@ -34,9 +34,8 @@ frame once in GPTC/GOTC instead of once per segment sent.
 
 import pytest
 
-from harness import (GUEST_IP, GUEST_IP6, GUEST_MAC, M32, PEER_IP, PEER_IP6,
-                     PEER_MAC, counters_at_one_instant, pp_mix, read_pcap,
-                     settle, wait_until)
+from harness import (GUEST_IP6, GUEST_MAC, M32, PEER_IP, PEER_IP6, PEER_MAC,
+                     counters_at_one_instant, link_up, pp_mix, read_pcap)
 
 VM_IPV6 = True
 SINK_PORT = 5001
@@ -99,15 +98,10 @@ def stock_xfail(device, request, reason):
 
 @pytest.fixture(scope="module")
 def link(vm):
-    vm.agent.sh("ip link set eth0 up")
-    vm.agent.sh(f"ip addr add {GUEST_IP}/24 dev eth0")
+    link_up(vm, LINK_TIMEOUT)
     # No duplicate address detection (busybox ip has no "nodad").
     vm.agent.sh("echo 0 > /proc/sys/net/ipv6/conf/eth0/accept_dad")
     vm.agent.sh(f"ip -6 addr add {GUEST_IP6}/64 dev eth0")
-    wait_until("carrier on eth0",
-               lambda: vm.agent.sh("cat /sys/class/net/eth0/carrier",
-                                   check=False)[1].strip() == "1",
-               LINK_TIMEOUT, evidence=vm.console_tail)
     # Resolve the peer first, so a transfer's frames are only its own.
     vm.agent.sh(f"ping -c 1 -W 10 {PEER_IP}", timeout=60)
     vm.agent.sh(f"ping -c 1 -W 10 {PEER_IP6}", timeout=60)
@@ -145,8 +139,7 @@ def transfer(request, link):
                   for i, x in enumerate(line.split()[1:]))
             for line in skb_lines]
     # The guest's last ACK (for the sink's FIN) may still be on its way.
-    sink = settle(lambda: vm.peer.command("TCPSTAT"),
-                  lambda s: s["state"] == "closed", 30)
+    sink = vm.peer.wait("tcpsink_closed", timeout=30)
     stats_after, peer_after = counters_at_one_instant(vm)
     wire = [tuple(int(x, 16) if i == 2 else int(x)
                   for i, x in enumerate(line.split()))

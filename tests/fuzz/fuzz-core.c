@@ -9,7 +9,7 @@
  * arguments (little-endian; a short input reads zeros and ends the run).
  * tests/fuzz/make-seeds.py writes the same encoding.
  *
- *   0 WRITE  reg:u8 [off:u16 when reg >= HOT] val:u32   BAR0 write
+ *   0 WRITE  reg:u8 [off:u16 when reg >= HOT_REGS] val:u32   BAR0 write
  *   1 READ   reg:u8 [off:u16]                           BAR0 read
  *   2 DESC   ring:u8 slot:u8 kind:u8 addr:u32 rest:8B   a descriptor
  *   3 MEM    addr:u32 len:u8 bytes                      guest memory
@@ -37,23 +37,10 @@
 #include <string.h>
 
 #include "fuzz-shadow.h"
+#include "hot-regs.h"
 
 #define MAX_OPS         4096
 
-static const uint32_t hot_regs[] = {
-    0x00000, 0x00004, 0x00008, 0x00010, 0x00014, 0x00018, 0x00020,
-    0x00028, 0x0002c, 0x00030, 0x00038, 0x000c0, 0x000c4, 0x000c8,
-    0x000d0, 0x000d8, 0x000dc, 0x000e0, 0x000e4, 0x000e8, 0x000ec,
-    0x000f0, 0x000f4, 0x000f8, 0x00100, 0x00170, 0x00178, 0x00400,
-    0x00410, 0x00458, 0x00e00, 0x01000, 0x01008, 0x0102c, 0x02160,
-    0x02168, 0x02170, 0x02800, 0x02804, 0x02808, 0x02810, 0x02818,
-    0x02820, 0x02828, 0x0282c, 0x02c00, 0x03800, 0x03804, 0x03808,
-    0x03810, 0x03818, 0x03820, 0x03828, 0x0382c, 0x03840, 0x04010,
-    0x04074, 0x040a0, 0x040c0, 0x040c4, 0x05000, 0x05008, 0x05200,
-    0x05400, 0x05404, 0x05600, 0x05818, 0x05b00, 0x05b50, 0x0b600,
-    0x0b604, 0x0b608, 0x0b60c, 0x0b614, 0x0b620,
-};
-#define HOT (sizeof(hot_regs) / sizeof(hot_regs[0]))
 
 typedef struct Input {
     const uint8_t *p;
@@ -180,7 +167,7 @@ static uint32_t pick_reg(Input *in)
 {
     unsigned r = get8(in);
 
-    return r < HOT ? hot_regs[r] : (get16(in) * 4) % BAR0_BYTES;
+    return r < HOT_REGS ? hot_regs[r] : (get16(in) * 4) % BAR0_BYTES;
 }
 
 static uint64_t pick_addr(Input *in, unsigned kind)

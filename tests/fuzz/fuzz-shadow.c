@@ -69,9 +69,9 @@ static bool ring_holds(const Ring *g, uint32_t i)
 
 /*
  * The guest hands descriptors over by moving the tail (or, a guest
- * error, the head back): each unit that enters head..tail counts one
- * more use the device may write back; a unit already inside keeps at
- * least one (16-byte units in every format).
+ * error, the head back): each unit that enters head..tail is one more
+ * use the device owns until it writes the unit back.  Moving the tail
+ * back takes nothing away: the device may already hold the descriptor.
  */
 static void post_ring(Harness *h, bool tx, const Ring *was, const Ring *now)
 {
@@ -82,19 +82,19 @@ static void post_ring(Harness *h, bool tx, const Ring *was, const Ring *now)
     }
     for (i = now->head; i != now->tail; i = (i + 1) % now->n) {
         uint64_t a = now->base + (uint64_t)i * 16;
-        bool entered = was->base != now->base || was->n != now->n ||
-                       !ring_holds(was, i);
-        uint16_t *posted;
+        Unit *u;
 
-        if (a >= GUEST_MEM) {
+        if (a >= GUEST_MEM || (was->base == now->base && was->n == now->n &&
+                               ring_holds(was, i))) {
             continue;
         }
-        posted = tx ? &h->units[a / 16].tx_posted :
-                      &h->units[a / 16].rx_posted;
-        if (entered) {
-            ++*posted;
-        } else if (!*posted) {
-            *posted = 1;
+        u = &h->units[a / 16];
+        if (tx) {
+            u->tx_posted++;
+            u->tx_done = false;
+        } else {
+            u->rx_posted++;
+            u->rx_done = false;
         }
     }
 }
@@ -148,14 +148,14 @@ static uint64_t le64(const uint8_t *p)
     return v;
 }
 
-/* Remember a unit with Rx fetches outstanding (dropping settled ones). */
+/* Remember a unit with an Rx read outstanding (dropping settled ones). */
 static void arm(Harness *h, uint32_t unit)
 {
     if (h->narmed == UNITS) {
         unsigned i, n = 0;
 
         for (i = 0; i < UNITS; i++) {
-            if (h->units[h->armed[i]].rx_fetches) {
+            if (h->units[h->armed[i]].rx_fetched) {
                 h->armed[n++] = h->armed[i];
             } else {
                 h->units[h->armed[i]].listed = false;
@@ -169,62 +169,96 @@ static void arm(Harness *h, uint32_t unit)
     }
 }
 
-static void note_fetch(Harness *h, uint64_t addr, const uint8_t *d,
-                       size_t len)
+/* §7.1.5: packet-split buffer sizes from PSRCTL.BSIZE0..3. */
+static uint32_t ps_size(uint32_t psrctl, unsigned b)
 {
-    Unit *u;
+    return b ? ((psrctl >> (8 * b)) & 0x3f) * 1024 : (psrctl & 0x7f) * 128;
+}
 
-    if (addr % 16 || (len != 16 && len != 32) || addr >= GUEST_MEM) {
-        return;             /* Tx packet data, not a descriptor */
-    }
-    u = &h->units[addr / 16];
-    /* Only Rx reads 32 bytes at once; a read may be both rings' (overlap). */
-    if (len == 32 || in_ring(h, addr, O_RDBAL)) {
-        uint32_t rctl = shadow_reg(h, O_RCTL), ps = shadow_reg(h, O_PSRCTL);
+/* The device read Rx unit `unit`; `d` holds its bytes (`pair`: and the next) */
+static void rx_read(Harness *h, uint32_t unit, const uint8_t *d, bool pair)
+{
+    Unit *u = &h->units[unit];
+    uint32_t ps = shadow_reg(h, O_PSRCTL);
+    int i;
 
-        /* Listed even when a 32-byte fetch already counted it */
-        u->rx_fetches++;
-        arm(h, addr / 16);
-        if (len == 32) {
-            int i;
-
-            /* §7.1.5: four buffers, sizes from PSRCTL.BSIZE0..3. */
-            u->nbufs = 4;
-            u->size[0] = (ps & 0x7f) * 128;
-            for (i = 1; i < 4; i++) {
-                u->size[i] = ((ps >> (8 * i)) & 0x3f) * 1024;
-            }
-            for (i = 0; i < 4; i++) {
-                u->buf[i] = le64(d + 8 * i);
-            }
-            if (addr + 16 < GUEST_MEM) {
-                h->units[addr / 16 + 1].rx_fetches++;
-            }
-        } else {
-            u->nbufs = 1;
-            u->buf[0] = le64(d);
-            u->size[0] = rx_bsize(rctl);
+    u->rx_fetched = true;
+    arm(h, unit);
+    if (pair) {
+        /* A packet-split descriptor: four buffers, its second unit none */
+        u->nbufs = 4;
+        for (i = 0; i < 4; i++) {
+            u->buf[i] = le64(d + 8 * i);
+            u->size[i] = ps_size(ps, i);
         }
-    }
-    if (len == 16 && in_ring(h, addr, O_TDBAL)) {
-        u->tx_fetches++;
+        if (unit + 1 < UNITS) {
+            h->units[unit + 1].rx_fetched = true;
+            h->units[unit + 1].nbufs = 0;
+            arm(h, unit + 1);
+        }
+    } else {
+        u->nbufs = 1;
+        u->buf[0] = le64(d);
+        u->size[0] = rx_bsize(shadow_reg(h, O_RCTL));
     }
 }
 
-/* Does [addr, addr + len) lie inside a buffer of a fetched descriptor? */
+/*
+ * A read of whole 16-byte units inside a ring is a descriptor fetch,
+ * whether of one descriptor or of several ahead (a descriptor cache).
+ * Only the Rx engine reads 32 bytes at once (a packet-split descriptor),
+ * so such a read counts for Rx even outside the ring as programmed now.
+ */
+static void note_fetch(Harness *h, uint64_t addr, const uint8_t *d,
+                       size_t len)
+{
+    /* RCTL.DTYP (11:10) = 01: packet-split, 32-byte descriptors */
+    bool split = ((shadow_reg(h, O_RCTL) >> 10) & 3) == 1;
+    size_t off;
+
+    if (addr % 16 || len % 16 || !len || addr >= GUEST_MEM) {
+        return;             /* Tx packet data, not descriptors */
+    }
+    for (off = 0; off < len; off += 16) {
+        uint64_t a = addr + off;
+        bool pair = split && len - off >= 32;
+
+        if (len == 32 || in_ring(h, a, O_RDBAL)) {
+            rx_read(h, a / 16, d + off, pair);
+        }
+        if (in_ring(h, a, O_TDBAL)) {
+            h->units[a / 16].tx_fetched = true;
+        }
+        if (pair && (len == 32 || in_ring(h, a, O_RDBAL))) {
+            off += 16;
+        }
+    }
+}
+
+/*
+ * Does [addr, addr + len) lie inside a buffer of a descriptor the device
+ * owns and has read?  Its size is the one given at the read or, if the
+ * guest changed it since, the current one (both were in force while the
+ * device owned the descriptor).
+ */
 static bool in_buffer(Harness *h, uint64_t addr, size_t len)
 {
+    uint32_t bs = rx_bsize(shadow_reg(h, O_RCTL));
+    uint32_t ps = shadow_reg(h, O_PSRCTL);
     unsigned i, b;
 
     for (i = 0; i < h->narmed; i++) {
         Unit *u = &h->units[h->armed[i]];
 
-        if (!u->rx_fetches) {
+        if (!u->rx_fetched || !u->rx_posted) {
             continue;
         }
         for (b = 0; b < u->nbufs; b++) {
-            if (addr >= u->buf[b] && len <= u->size[b] &&
-                addr - u->buf[b] <= u->size[b] - len) {
+            uint32_t now = u->nbufs == 1 ? bs : ps_size(ps, b);
+            uint32_t size = u->size[b] > now ? u->size[b] : now;
+
+            if (addr >= u->buf[b] && len <= size &&
+                addr - u->buf[b] <= size - len) {
                 return true;
             }
         }
@@ -232,59 +266,95 @@ static bool in_buffer(Harness *h, uint64_t addr, size_t len)
     return false;
 }
 
-/* A write that is not a descriptor write-back: Rx packet data. */
-static void check_data(Harness *h, uint64_t addr, size_t len)
+/* The device gives one unit back: its write-back */
+static void rx_write_back(Harness *h, uint64_t a, size_t len)
 {
-    if (!in_buffer(h, addr, len)) {
-        shadow_violation("packet data written outside every posted buffer",
-                         addr, len);
+    Unit *u = &h->units[a / 16];
+
+    if (!u->rx_posted) {
+        shadow_violation(u->rx_done ?
+                         "Rx descriptor written back twice for one hand-over" :
+                         "Rx descriptor written back before it was handed "
+                         "over", a, len);
     }
+    if (!u->rx_fetched) {
+        shadow_violation("Rx descriptor written back without being read",
+                         a, len);
+    }
+    if (--u->rx_posted == 0) {
+        u->rx_fetched = false;
+        u->rx_done = true;
+    }
+}
+
+static void tx_write_back(Harness *h, uint64_t addr, size_t len)
+{
+    Unit *u = &h->units[addr / 16];
+
+    if (!u->tx_posted) {
+        shadow_violation(u->tx_done ?
+                         "Tx descriptor written back twice for one hand-over" :
+                         "Tx descriptor written back before it was handed "
+                         "over", addr, len);
+    }
+    if (!u->tx_fetched) {
+        shadow_violation("Tx status written back without a fetch", addr, len);
+    }
+    if (--u->tx_posted == 0) {
+        u->tx_fetched = false;
+        u->tx_done = true;
+    }
+}
+
+/* Is every unit of [addr, addr + len) one the device read from its Rx ring? */
+static bool rx_units(Harness *h, uint64_t addr, size_t len)
+{
+    size_t off;
+
+    if (addr % 16 || len % 16 || !len || addr >= GUEST_MEM ||
+        len > GUEST_MEM - addr) {
+        return false;
+    }
+    for (off = 0; off < len; off += 16) {
+        Unit *u = &h->units[(addr + off) / 16];
+
+        if (!u->rx_fetched && !u->rx_done &&
+            !in_ring(h, addr + off, O_RDBAL)) {
+            return false;
+        }
+    }
+    return true;
 }
 
 static void note_write(Harness *h, uint64_t addr, size_t len)
 {
-    Unit *u;
+    size_t off;
 
     /*
-     * A buffer may lie over descriptors (its own, even): a write inside a
-     * fetched buffer counts as data, since data lands before write-back.
+     * A buffer may lie over descriptors (its own, even): a write inside
+     * an owned buffer counts as data, since data lands before write-back.
      */
-    if (addr < GUEST_MEM && addr % 16 == 0 && (len == 16 || len == 32) &&
-        h->units[addr / 16].rx_fetches && !in_buffer(h, addr, len)) {
-        /* An Rx write-back: one per fetch, of a descriptor handed over. */
-        u = &h->units[addr / 16];
-        if (!u->rx_posted) {
-            shadow_violation("Rx descriptor written back before it was "
-                             "handed over", addr, len);
-        }
-        u->rx_posted--;
-        u->rx_fetches--;
-        if (len == 32) {
-            if (!h->units[addr / 16 + 1].rx_fetches) {
-                shadow_violation("Rx write-back past its fetch", addr, len);
-            }
-            h->units[addr / 16 + 1].rx_fetches--;
-            if (h->units[addr / 16 + 1].rx_posted) {
-                h->units[addr / 16 + 1].rx_posted--;
-            }
+    if (in_buffer(h, addr, len)) {
+        return;
+    }
+    /* Rx write-back: whole units of the ring, one or several at once */
+    if (rx_units(h, addr, len)) {
+        for (off = 0; off < len; off += 16) {
+            rx_write_back(h, addr + off, len);
         }
         return;
     }
-    if (addr < GUEST_MEM && addr % 16 == 12 && len == 1 &&
-        h->units[addr / 16].tx_fetches) {
-        u = &h->units[addr / 16];
-        if (!u->tx_posted) {
-            shadow_violation("Tx descriptor written back before it was "
-                             "handed over", addr, len);
-        }
-        u->tx_posted--;
-        u->tx_fetches--;            /* Tx status write-back */
+    /*
+     * Tx write-back: the status byte (DD) of a descriptor, or the whole
+     * descriptor with WTHRESH >= 1.
+     */
+    if (addr < GUEST_MEM && ((addr % 16 == 12 && len == 1) ||
+                             (addr % 16 == 0 && len == 16))) {
+        tx_write_back(h, addr, len);
         return;
     }
-    if (addr % 16 == 12 && len == 1) {
-        shadow_violation("Tx status written back without a fetch", addr, len);
-    }
-    check_data(h, addr, len);
+    shadow_violation("packet data written outside every buffer the device "
+                     "owns", addr, len);
 }
 
 int shadow_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
@@ -358,7 +428,8 @@ int shadow_dma_write(void *opaque, uint64_t addr, const void *buf,
 static uint64_t bucket_sum(const E1000EPPRxCounters *s, unsigned queued)
 {
     return s->delivered + s->missed + s->filtered + s->oversize +
-           s->undersize + s->not_ready + s->dma_error + s->flushed + queued;
+           s->undersize + s->not_ready + s->dma_error + s->flushed +
+           s->errored + queued;
 }
 
 /* One frame offered; it must end in exactly one place. */
@@ -387,11 +458,14 @@ void shadow_offer(Harness *h, const uint8_t *f, size_t len)
     }
 }
 
-/* Frames refused before the MAC took them in (GPRC does not count them). */
+/*
+ * Frames GPRC does not count: refused before the MAC took them in, or
+ * dropped for a frame error.
+ */
 static uint64_t refused(const E1000EPPRxCounters *s)
 {
     return s->missed + s->filtered + s->oversize + s->undersize +
-           s->not_ready;
+           s->not_ready + s->errored;
 }
 
 void shadow_snapshot(Harness *h)
@@ -436,13 +510,21 @@ void shadow_check_stats(Harness *h)
         shadow_violation("MPC and the missed frames disagree",
                          stat_delta(h, O_MPC), now->missed - was->missed);
     }
-    if (stat_delta(h, O_ROC) != now->oversize - was->oversize ||
+    /* ROC also counts the long frames RCTL.SBP stores. */
+    if (stat_delta(h, O_ROC) != now->oversize - was->oversize +
+        now->long_stored - was->long_stored ||
         stat_delta(h, O_RUC) != now->undersize - was->undersize) {
         shadow_violation("ROC/RUC and the length drops disagree",
                          stat_delta(h, O_ROC), stat_delta(h, O_RUC));
     }
-    if (stat_delta(h, O_GPRC) != (now->offered - refused(now)) -
-                                 (was->offered - refused(was))) {
+    /*
+     * GPRC counts the frames taken in, except the long ones RCTL.SBP let
+     * in (those may still have been missed, so only a bound holds).
+     */
+    if (stat_delta(h, O_GPRC) > (now->offered - refused(now)) -
+                                (was->offered - refused(was)) ||
+        stat_delta(h, O_GPRC) + now->long_stored - was->long_stored <
+        (now->offered - refused(now)) - (was->offered - refused(was))) {
         shadow_violation("GPRC and the frames taken in disagree",
                          stat_delta(h, O_GPRC), now->offered - was->offered);
     }

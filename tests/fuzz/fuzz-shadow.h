@@ -4,13 +4,19 @@
  * shadow of guest memory per 16-byte unit against which the device's
  * behaviour is checked from outside the core (fuzz-shadow.c).
  *
- * Invariants (any break aborts with a message, which libFuzzer keeps):
+ * Invariants (any break aborts with a message, which libFuzzer keeps),
+ * in terms of descriptor ownership (82574L §7.1.4, §7.2.3): the guest
+ * hands a descriptor to the device by moving the tail over it (or, a
+ * guest error, the head back), and the device gives it back with its
+ * write-back.  Nothing here depends on when the device fetches a
+ * descriptor (one at a time or ahead into a cache) or how it places a
+ * frame (whole, or buffer by buffer with write-backs before EOP):
  *  - every packet-data DMA write lies inside the buffer of a descriptor
- *    the device fetched and has not yet written back, within the buffer
- *    size RCTL/PSRCTL gave when it was fetched;
- *  - a descriptor is written back only after it was fetched, and not
- *    more often than it was fetched;
- *  - a descriptor is fetched only between head and tail (handed over);
+ *    the device owns now and has read during this ownership, within the
+ *    size RCTL (BSIZE/BSEX/FLXBUF) or PSRCTL gave while it owned it;
+ *  - a descriptor is written back only while the device owns it: never
+ *    before it was handed over, never twice for one hand-over, never
+ *    without having been read;
  *  - each offered frame ends in exactly one place (delivered, one
  *    counted drop, or the packet buffer), and the drop counters the
  *    guest sees (MPC, ROC, RUC) and GPRC move with it;
@@ -52,16 +58,22 @@
 #define O_RUC       0x040a4
 #define O_ROC       0x040ac
 
-/* What the shadow knows of one 16-byte unit of guest memory. */
+/*
+ * What the shadow knows of one 16-byte unit of guest memory (RDH, RDT
+ * and the lengths count 16-byte units in every format; a packet-split
+ * descriptor is two).
+ */
 typedef struct Unit {
-    uint16_t rx_fetches;     /* Rx fetches not yet matched by a write-back */
-    uint16_t tx_fetches;
-    uint8_t nbufs;           /* buffers an Rx fetch of this unit gave */
-    bool listed;             /* in Harness.armed */
-    uint16_t rx_posted;      /* uses handed over by RDT/RDH, not yet back */
+    uint16_t rx_posted;      /* hand-overs not yet given back: ownership */
     uint16_t tx_posted;
+    bool rx_fetched;         /* read by the device while it owns the unit */
+    bool tx_fetched;
+    bool rx_done;            /* written back since the last hand-over */
+    bool tx_done;
+    bool listed;             /* in Harness.armed */
+    uint8_t nbufs;           /* buffers the Rx read of this unit gave */
     uint64_t buf[4];
-    uint32_t size[4];
+    uint32_t size[4];        /* at the read; the current size counts too */
 } Unit;
 
 typedef struct Harness {
@@ -71,7 +83,7 @@ typedef struct Harness {
     int64_t now;
     int64_t timers[E1000E_PP_TIMER_COUNT];
     E1000EPPIrqMode mode;
-    uint32_t *armed;         /* units with Rx fetches outstanding */
+    uint32_t *armed;         /* units with an Rx read outstanding */
     unsigned narmed;
     uint32_t stats[(O_STATS_END - O_STATS) / 4];
     E1000EPPRxCounters rxstat;

@@ -210,6 +210,11 @@ static void insn_wait_dd(E1000epp *d, uint64_t ring, unsigned last,
 
     /* Every byte read by the netdev first: that costs QEMU no questions */
     while (unread > 0 && ioctl(d->sock[0], SIOCOUTQ, &unread) == 0) {
+        if (g_get_monotonic_time() > deadline) {
+            e1000epp_dump_regs(d, "insn: frames into the netdev");
+            g_error("insn: %d bytes still unread by the netdev on %s",
+                    unread, d->model);
+        }
         g_usleep(10 * 1000);
     }
     for (;;) {

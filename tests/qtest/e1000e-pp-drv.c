@@ -54,6 +54,12 @@ E1000epp *e1000epp_start(const char *model, const char *extra_args)
 E1000epp *e1000epp_start_dev(const char *model, const char *dev_props,
                              const char *extra_args)
 {
+    return e1000epp_start_pre(model, dev_props, NULL, extra_args);
+}
+
+E1000epp *e1000epp_start_pre(const char *model, const char *dev_props,
+                             const char *pre_args, const char *extra_args)
+{
     E1000epp *d = g_new0(E1000epp, 1);
     g_autofree char *props = NULL;
     uint16_t vendor, device;
@@ -77,13 +83,13 @@ E1000epp *e1000epp_start_dev(const char *model, const char *dev_props,
      * config access reaches bus 0 only.  romfile= keeps option ROMs out;
      * the netdev is the QEMU end of our socketpair.
      */
-    d->qts = qtest_initf("-M q35 -nodefaults -L /usr/share/seabios "
+    d->qts = qtest_initf("-M q35 -nodefaults -L /usr/share/seabios %s "
                          "-netdev socket,fd=%d,id=hs0 "
                          "-device %s,id=" EPP_DEV_ID ",netdev=hs0,%s,"
                          "romfile=,addr=0x%x "
                          "%s",
-                         d->sock[1], model, props, EPP_SLOT,
-                         extra_args ? extra_args : "");
+                         pre_args ? pre_args : "", d->sock[1], model, props,
+                         EPP_SLOT, extra_args ? extra_args : "");
 
     pc_alloc_init(&d->alloc, d->qts, ALLOC_NO_FLAGS);
     d->bus = qpci_new_pc(d->qts, NULL);

@@ -79,6 +79,12 @@ E1000epp *e1000epp_start(const char *model, const char *extra_args);
  */
 E1000epp *e1000epp_start_dev(const char *model, const char *dev_props,
                              const char *extra_args);
+/*
+ * The same with arguments before the device (a device it depends on at
+ * realize time, such as an IOMMU, must come first).
+ */
+E1000epp *e1000epp_start_pre(const char *model, const char *dev_props,
+                             const char *pre_args, const char *extra_args);
 /* A uint64 QOM property of the device (e1000e-pp's rx-* counters ...) */
 uint64_t e1000epp_qom_u64(E1000epp *d, const char *property);
 char *e1000epp_qom_str(E1000epp *d, const char *property);

@@ -4,9 +4,9 @@
  * the 82574L datasheet.
  *
  * Every scenario runs on "e1000e-pp" and on the stock "e1000e".  Where
- * the stock model is known to differ, the scenario says so in a
- * "stock e1000e:" comment and asserts the stock behaviour or skips with
- * the reason.  A model that is not built into the binary is skipped.
+ * the stock model is known to differ, the scenario names the difference
+ * (on_stock) and asserts what stock does instead.  A model that is not
+ * built into the binary is skipped (and the runner fails the run).
  *
  * Paths: /x86_64/<model>/<scenario>, e.g. /x86_64/e1000e-pp/rdtr_fpd_flushes.
  * The scenarios live in e1000e-pp-irq-*.c.

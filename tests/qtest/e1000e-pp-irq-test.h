@@ -3,8 +3,9 @@
  * e1000e-pp-irq-test: interrupt and moderation scenarios, one file per
  * concept:
  *   e1000e-pp-irq-basic.c    INT_ASSERTED on INTx, MSI-X IVAR routing
- *   e1000e-pp-irq-route.c    INTx, MSI, MSI-X, ICR/ICS/IMS/IMC, IAM,
- *                            EIAC, EIAME, the self-test's ICR bit walk
+ *   e1000e-pp-irq-intx.c     INTx and MSI: ICR/ICS/IMS/IMC, IAM/IAME,
+ *                            the self-test's ICR bit walk
+ *   e1000e-pp-irq-msix.c     MSI-X: IVAR routing, EIAC, EIAME, OTHER
  *   e1000e-pp-irq-timers.c   ITR, EITR, RDTR/RADV, TIDV/TADV, FPD
  * Each scenario takes the -device name of the model under test.
  */
@@ -28,12 +29,14 @@ uint64_t irq_send_small(E1000epp *d, uint64_t g, uint8_t seed,
 void intx_int_asserted(const char *model);
 void msix_ivar_routing(const char *model);
 
-/* e1000e-pp-irq-route.c */
+/* e1000e-pp-irq-intx.c */
 void irq_icr_clear_on_read_rules(const char *model);
 void irq_ics_ims_imc_intx_level(const char *model);
 void irq_iame_auto_mask_on_icr_read(const char *model);
 void irq_selftest_icr_bits_0_to_14(const char *model);
 void irq_msi_message_per_assertion(const char *model);
+
+/* e1000e-pp-irq-msix.c */
 void irq_msix_ivar_routing_tx_rx_other(const char *model);
 void irq_msix_eiac_auto_clear(const char *model);
 void irq_msix_eiame_auto_mask(const char *model);

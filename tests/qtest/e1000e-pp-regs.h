@@ -81,7 +81,10 @@
 #define STATS_FIRST     0x04000
 #define STATS_LAST      0x04124
 #define CRCERRS         0x04000     /* CRC Error Count */
+#define SYMERRS         0x04008     /* Symbol Error Count */
+#define RXERRC          0x0400c     /* Receive Error Count */
 #define MPC             0x04010     /* Missed Packets Count */
+#define RLEC            0x04040     /* Receive Length Error Count */
 #define GPRC            0x04074     /* Good Packets Received Count */
 #define GPTC            0x04080     /* Good Packets Transmitted Count */
 #define GORCL           0x04088     /* Good Octets Received Count Low */
@@ -239,6 +242,14 @@
 /* Rx descriptor status/errors (§7.1.4, §7.1.5) */
 #define RXD_STA_DD          0x01u        /* Descriptor done */
 #define RXD_STA_EOP         0x02u        /* End of packet */
+#define RXD_ERR_CE          0x01u        /* CRC or alignment error */
+#define RXD_ERR_SE          0x02u        /* Symbol error */
+#define RXD_ERR_SEQ         0x04u        /* Sequence error */
+#define RXD_ERR_CXE         0x10u        /* Carrier extension error */
+#define RXD_ERR_RXE         0x80u        /* Rx data error */
+/* Linux E1000_RXD_ERR_FRAME_ERR_MASK: what makes the driver drop a frame */
+#define RXD_ERR_FRAME       (RXD_ERR_CE | RXD_ERR_SE | RXD_ERR_SEQ | \
+                             RXD_ERR_CXE | RXD_ERR_RXE)
 
 /* Descriptor size: all Tx and non-split Rx formats are 16 bytes */
 #define EPP_DESC_LEN        16

@@ -159,6 +159,8 @@ static const E1000eppScenario scenarios[] = {
     { "rx_blocked_data_write_is_posted", rx_blocked_data_write_is_posted },
     { "rx_null_descriptor_skipped", rx_null_descriptor_skipped },
     { "rx_fetch_limit_set_at_run_time", rx_fetch_limit_set_at_run_time },
+    { "rx/sbp_long_frame_exceeds_stock_buffer",
+      rx_sbp_long_frame_exceeds_stock_buffer },
 };
 
 static void add_tests(void)
@@ -255,6 +257,7 @@ static void add_tests(void)
     rx_buffer_reposts_add_cases();
     rx_add_published_table_cases();
     rx_add_dma_cost_cases();
+    rx_add_frame_error_cases();
     e1000epp_add_scenarios(scenarios, ARRAY_SIZE(scenarios));
 }
 

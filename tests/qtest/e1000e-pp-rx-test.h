@@ -151,6 +151,10 @@ void rx_add_dma_cost_cases(void);
 /* Design benchmark, --design-bench (e1000e-pp-rx-designbench.c) */
 int design_bench(int argc, char **argv);
 
+/* Frame errors and RCTL.SBP (e1000e-pp-rx-errors.c) */
+void rx_add_frame_error_cases(void);
+void rx_sbp_long_frame_exceeds_stock_buffer(const char *model);
+
 /* The rx-backpressure property (e1000e-pp-rx-backpressure.c) */
 void rx_backpressure_on_holds_frames(const char *model);
 void rx_backpressure_off_drops_into_mpc(const char *model);

@@ -207,6 +207,29 @@ static void pp_frame_done(EppRx *rx, EppRxFrame *f)
     f->truesize = f->pieces_kept * pp->chunk_truesize + EPP_PP_SKB;
 }
 
+/*
+ * The discard path: a frame with a frame error is dropped before any
+ * skb exists; each of its chunks goes straight back to the pool (synced
+ * for the CPU first, as every buffer the device returns is).
+ */
+static void pp_frame_error(EppRx *rx, EppRxFrame *f)
+{
+    EppPagePool *pp = rx->design;
+    unsigned i = f->first_desc, k;
+
+    for (k = 0; k < f->ndesc; k++) {
+        EppRxBuf *b = &rx->slot[i].buf[0];
+
+        if (b->region && b->chunk >= 0) {
+            rx->dma_syncs++;
+            chunk_set(pp, b->chunk, EPP_CHUNK_FREE);
+            b->chunk = -1;
+            b->region = 0;
+        }
+        i = epp_rx_ring_next(rx, i);
+    }
+}
+
 /* Every chunk the frame occupied, the FCS-only one included */
 static void pp_published_cost(EppRx *rx, const EppRxFrame *f,
                               unsigned *pieces, size_t *truesize)
@@ -262,6 +285,7 @@ const EppRxDesignOps epp_rx_pagepool_ops = {
     .tail = epp_rx_tail_per_batch,
     .sw_fcs_strip = true,
     .frame_done = pp_frame_done,
+    .frame_error = pp_frame_error,
     .published_cost = pp_published_cost,
     .release = pp_release,
     .check = pp_check,

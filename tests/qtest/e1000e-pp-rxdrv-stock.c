@@ -246,6 +246,36 @@ static void stock_frame_done(EppRx *rx, EppRxFrame *f)
     }
 }
 
+/*
+ * A frame error without NETIF_F_RXALL: e1000_clean_rx_irq and
+ * e1000_clean_jumbo_rx_irq have already unmapped the buffer and put the
+ * skb (page) back on its descriptor ("recycle"), to be mapped again at
+ * refill; e1000_clean_rx_irq_ps frees the header skb (unmapped) and
+ * leaves the pages posted, still mapped.
+ */
+static void stock_frame_error(EppRx *rx, EppRxFrame *f)
+{
+    unsigned i = f->first_desc, k, j;
+    bool split = rx->format == EPP_RXF_SPLIT;
+
+    for (k = 0; k < f->ndesc; k++) {
+        EppRxSlot *sl = &rx->slot[i];
+
+        for (j = 0; j < sl->nbuf; j++) {
+            if (!sl->buf[j].region || (split && j > 0)) {
+                continue;
+            }
+            rx->dma_unmaps++;
+            if (split) {
+                epp_rx_buf_free(rx, &sl->buf[j]);
+            } else {
+                sl->buf[j].mapped = false;
+            }
+        }
+        i = epp_rx_ring_next(rx, i);
+    }
+}
+
 /* The pages the driver posts per descriptor, each charged a page */
 static void stock_published_cost(EppRx *rx, const EppRxFrame *f,
                                  unsigned *pieces, size_t *truesize)
@@ -274,6 +304,7 @@ const EppRxDesignOps epp_rx_stock_ops = {
     .sw_fcs_strip = true,
     .dma_burst = true,
     .frame_done = stock_frame_done,
+    .frame_error = stock_frame_error,
     .published_cost = stock_published_cost,
     .check = epp_rx_check_bufs,
     .destroy = stock_destroy,

@@ -229,6 +229,9 @@ EppRx *epp_rx_new(E1000epp *d, const EppRxSetup *s)
     rx->burst = rx->ops->dma_burst || s->dma_burst;
 
     rctl = RCTL_EN | RCTL_BAM;
+    if (s->sbp || s->rxall) {
+        rctl |= RCTL_SBP;       /* e1000_setup_rctl under NETIF_F_RXALL */
+    }
     if (!s->keep_crc) {
         rctl |= RCTL_SECRC;
     }
@@ -419,7 +422,8 @@ static void frame_reset(EppRxFrame *f)
     memset(f->fcs, 0, 4);
 }
 
-bool epp_rx_poll(EppRx *rx, EppRxFrame *f)
+/* The next complete frame, taken off the ring; false if none yet. */
+static bool poll_one(EppRx *rx, EppRxFrame *f)
 {
     EppRxWb w[EPP_RX_MAX_PIECES];
     unsigned n = 0, i = rx->next_to_clean, k, j;
@@ -485,11 +489,33 @@ bool epp_rx_poll(EppRx *rx, EppRxFrame *f)
         f->len = f->raw_len;
     }
     memcpy(f->data, f->raw, f->len);
-    if (rx->ops->frame_done) {
-        rx->ops->frame_done(rx, f);
-    }
-    rx->delivered++;
     return true;
+}
+
+bool epp_rx_poll(EppRx *rx, EppRxFrame *f)
+{
+    unsigned guard;
+
+    /* Frames the driver drops for an error: at most a ring's worth. */
+    for (guard = 0; guard <= rx->count; guard++) {
+        if (!poll_one(rx, f)) {
+            return false;
+        }
+        if ((f->errors & RXD_ERR_FRAME) && !rx->s.rxall) {
+            if (rx->ops->frame_error) {
+                rx->ops->frame_error(rx, f);
+            }
+            rx->frame_errors++;
+            rx->frame_error_bits = f->errors;
+            continue;
+        }
+        if (rx->ops->frame_done) {
+            rx->ops->frame_done(rx, f);
+        }
+        rx->delivered++;
+        return true;
+    }
+    return false;
 }
 
 void epp_rx_release(EppRx *rx, EppRxFrame *f)

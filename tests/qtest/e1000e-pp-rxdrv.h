@@ -89,6 +89,8 @@ typedef struct EppRxSetup {
     bool dma_burst;             /* stock timing on another design */
     EppCopybreak copybreak;     /* stock */
     bool no_packet_split;       /* stock above 1500: the jumbo path */
+    bool sbp;                   /* RCTL.SBP: the device stores bad frames */
+    bool rxall;                 /* NETIF_F_RXALL: SBP, bad frames kept */
 } EppRxSetup;
 
 #define EPP_RX_MAX_PIECES   64
@@ -159,6 +161,9 @@ typedef struct EppRx {
     uint64_t mpc, rnbc, gprc, tpr, roc, ruc, gorc;
     /* frames delivered to the test by the driver */
     uint64_t delivered;
+    /* frames the driver dropped for a frame error (see frame_error) */
+    uint64_t frame_errors;
+    uint32_t frame_error_bits;  /* ERRORS of the last one */
     /*
      * DMA API calls the design's Linux code path would make: map/unmap
      * (dma_map_single/page and their unmaps) and syncs (for the CPU or
@@ -198,6 +203,13 @@ struct EppRxDesignOps {
      */
     void (*published_cost)(EppRx *rx, const EppRxFrame *f,
                            unsigned *pieces, size_t *truesize);
+    /*
+     * The EOP descriptor reports a frame error (RXD_ERR_FRAME) and the
+     * driver does not keep bad frames (rxall off): the frame is dropped
+     * and its buffers go back as the design recycles them (NULL: they
+     * stay on their descriptors); the ring then looks at the next frame.
+     */
+    void (*frame_error)(EppRx *rx, EppRxFrame *f);
     /* The test is done with a frame (may be NULL) */
     void (*release)(EppRx *rx, EppRxFrame *f);
     /* Every buffer is in exactly one place; counts agree */

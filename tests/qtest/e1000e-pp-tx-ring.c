@@ -43,15 +43,14 @@ void tx_packet_across_two_tdt_writes(const char *model)
                         TXD_CMD_EOP | TXD_CMD_IFCS | TXD_CMD_RS);
     e1000epp_tx_push(d, desc[1]);
     e1000epp_tx_wait_done(d);
-    if (stock_differs(model, "the bytes of the descriptor handed "
-                          "over by the first TDT write are lost (700 of "
-                          "1000 bytes sent)")) {
-        e1000epp_stop(d);
-        return;
+    if (on_stock(model, "the bytes of the descriptor handed over by the "
+                 "first TDT write are lost (700 of 1000 bytes sent)")) {
+        expect_frame(d, f + 300, LEN - 300, "the second descriptor alone");
+    } else {
+        /* Then: one frame with all bytes in order */
+        expect_frame(d, f, LEN, "frame over two TDT writes");
     }
-
-    /* Then: one frame with all bytes in order; DD on the RS one only */
-    expect_frame(d, f, LEN, "frame over two TDT writes");
+    /* Then: DD on the RS descriptor only */
     expect_wire_idle(d);
     e1000epp_tx_desc(d, 0, wb);
     g_assert_cmphex(wb[12] & TXD_STA_DD, ==, 0);

@@ -27,6 +27,7 @@ void test_crc32_check_value(void)
 
 void test_internet_checksum_matches_rfc1071(void)
 {
+    static uint8_t big[9100];
     uint8_t buf[257];
     size_t n, i;
 
@@ -36,6 +37,24 @@ void test_internet_checksum_matches_rfc1071(void)
     for (n = 0; n <= sizeof(buf); n++) {
         CHECK_EQ(e1000e_pp_csum_fold(e1000e_pp_csum_add(0, buf, n)),
                  ref_csum(buf, n));
+    }
+    /*
+     * Jumbo lengths from odd starts, and the words that stress a wide
+     * sum: all ones, and every word exactly 0x8000 or 0x7fff.
+     */
+    make_frame(big, sizeof(big), 5);
+    for (n = 1500; n <= sizeof(big) - 8; n += 97) {
+        CHECK_EQ(e1000e_pp_csum_fold(e1000e_pp_csum_add(0, big + 1, n)),
+                 ref_csum(big + 1, n));
+    }
+    for (i = 0; i < 3; i++) {
+        static const uint8_t pat[3][2] = { { 0xff, 0xff }, { 0x80, 0x00 },
+                                           { 0x7f, 0xff } };
+        for (n = 0; n < sizeof(big); n++) {
+            big[n] = pat[i][n & 1];
+        }
+        CHECK_EQ(e1000e_pp_csum_fold(e1000e_pp_csum_add(0, big, 9018)),
+                 ref_csum(big, 9018));
     }
     /* Carries out of an accumulated sum fold back in. */
     CHECK_EQ(e1000e_pp_csum_fold(e1000e_pp_csum_add(0xffffffffu, buf, 2)),
@@ -144,5 +163,40 @@ void test_stats_clear_on_read_and_high_half_clears_both(void)
     CHECK_EQ(rd(f, 0x04088), 64);                   /* GORCL */
     CHECK_EQ(rd(f, 0x0408c), 0);                    /* GORCH clears */
     CHECK_EQ(rd(f, 0x04088), 0);
+    fake_free(f);
+}
+
+void test_ctrl_slu_gates_the_link_and_frcspd_forces_speed(void)
+{
+    /*
+     * The MAC sees the PHY's link only with CTRL.SLU (bit 6); STATUS.SPEED
+     * (7:6) follows CTRL.SPEED (9:8) with CTRL.FRCSPD (bit 11), STATUS.FD
+     * follows CTRL.FD with CTRL.FRCDPLX (bit 12).
+     */
+    Fake *f = up_device();
+    uint32_t ctrl = rd(f, 0x00000);
+    uint8_t frame[60];
+
+    CHECK(ctrl & 1u << 6);                          /* SLU after reset */
+    CHECK_EQ(rd(f, 0x00008) & 0xc3, 0x83);          /* LU, 1000, FD */
+    rd(f, 0x000c0);
+    wr(f, 0x00000, ctrl & ~(1u << 6));
+    CHECK_EQ(rd(f, 0x00008) & 2, 0);                /* no LU */
+    CHECK(rd(f, 0x000c0) & 4);                      /* ICR.LSC */
+    CHECK(mdic_read(f, 1) & 1u << 2);               /* the PHY has link */
+    rx_ring(f, 8, 0, 1);
+    make_frame(frame, sizeof(frame), 1);
+    CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
+    CHECK_EQ(f->core->rxstat.not_ready, 1);
+    wr(f, 0x00000, ctrl);
+    CHECK(rd(f, 0x00008) & 2);
+    CHECK(rd(f, 0x000c0) & 4);
+    /* Forced 100 Mb/s half duplex: FRCSPD | FRCDPLX, SPEED 01, FD 0. */
+    wr(f, 0x00000, (ctrl & ~(3u << 8 | 1u)) | 1u << 11 | 1u << 12 |
+       1u << 8);
+    CHECK_EQ(rd(f, 0x00008) & 0xc3, 0x42);          /* LU, 100, half */
+    /* Without FRCSPD the resolved 1000 Mb/s comes back. */
+    wr(f, 0x00000, ctrl | 1u << 8);
+    CHECK_EQ(rd(f, 0x00008) & 0xc3, 0x83);
     fake_free(f);
 }

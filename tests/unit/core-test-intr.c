@@ -74,3 +74,29 @@ void test_rdtr_delays_rxt0_and_fpd_flushes(void)
     CHECK_EQ(rd(f, 0x000c0) & 0x80, 0x80);
     fake_free(f);
 }
+
+void test_icr_write_of_bit_31_keeps_int_asserted(void)
+{
+    /*
+     * ICR.INT_ASSERTED (bit 31) reports the line; it is no cause a write
+     * can clear. With it still set, the next ICR read clears and
+     * deasserts as §10.2.4.1 says (case 1 or 2, not case 3).
+     */
+    Fake *f = up_device();
+
+    rd(f, 0x000c0);
+    wr(f, 0x000d0, 0x04);                           /* IMS.LSC */
+    wr(f, 0x000c8, 0x04);                           /* ICS.LSC */
+    CHECK_EQ(f->intx, 1);
+    wr(f, 0x000c0, 0x80000000);                     /* ICR: bit 31 only */
+    CHECK_EQ(f->intx, 1);
+    CHECK_EQ(rd(f, 0x000c0), 0x80000004);
+    CHECK_EQ(f->intx, 0);
+    CHECK_EQ(rd(f, 0x000c0), 0);
+    /* Writing 1 to the cause itself still clears it. */
+    wr(f, 0x000c8, 0x04);
+    wr(f, 0x000c0, 0xffffffff);
+    CHECK_EQ(f->intx, 0);
+    CHECK_EQ(rd(f, 0x000c0), 0);
+    fake_free(f);
+}

@@ -20,7 +20,7 @@
 #define R_RDBAL     0x02800
 #define R_RDTR      0x02820
 #define R_MPC       0x04010
-#define R_TSYNCRX   0x0b620
+#define R_TXDCTL1   0x03928
 #define ICR_LSC     0x04
 #define CTRL_SLU    (1u << 6)
 #define CTRL_RST    (1u << 26)
@@ -140,16 +140,16 @@ void test_register_table_access_kinds(void)
     CHECK_EQ(rd(f, 0x20000), 0);
     e1000e_pp_unimplemented(f->core, list, sizeof(list));
     CHECK_EQ(strlen(list), 0);
-    wr(f, R_TSYNCRX, 0x10);
-    CHECK_EQ(rd(f, R_TSYNCRX), 0x10);       /* stored all the same */
+    wr(f, R_TXDCTL1, 0x00010000);
+    CHECK_EQ(rd(f, R_TXDCTL1), 0x00010000); /* stored all the same */
     rd(f, 0x05b70);
     wr(f, R_RXDCTL1, 0x00010000);
     CHECK_EQ(e1000e_pp_unimplemented(f->core, list, sizeof(list)),
-             strlen("RXDCTL1@0x02928,?@0x05b70,TSYNCRXCTL@0x0b620"));
-    CHECK(strcmp(list, "RXDCTL1@0x02928,?@0x05b70,TSYNCRXCTL@0x0b620") == 0);
+             strlen("RXDCTL1@0x02928,TXDCTL1@0x03928,?@0x05b70"));
+    CHECK(strcmp(list, "RXDCTL1@0x02928,TXDCTL1@0x03928,?@0x05b70") == 0);
     /* A short buffer is cut, never overrun, and the length still told. */
     CHECK_EQ(e1000e_pp_unimplemented(f->core, list, 8), strlen(
-             "RXDCTL1@0x02928,?@0x05b70,TSYNCRXCTL@0x0b620"));
+             "RXDCTL1@0x02928,TXDCTL1@0x03928,?@0x05b70"));
     CHECK(strcmp(list, "RXDCTL1") == 0);
     fake_free(f);
 }

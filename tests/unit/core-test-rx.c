@@ -133,7 +133,7 @@ void test_rx_packet_buffer_overflow_counts_mpc_and_rxo(void)
     CHECK_EQ(held, 2);
     CHECK_EQ(st->offered, st->delivered + st->missed + st->filtered +
              st->oversize + st->undersize + st->not_ready + st->dma_error +
-             st->flushed + held);
+             st->flushed + st->errored + held);
     wr(f, 0x02818, 7);
     CHECK_EQ(st->delivered, 2);
     CHECK_EQ(f->core->pktbuf.count, 0);
@@ -489,5 +489,34 @@ void test_rx_checksum_status_from_the_frame(void)
     frame[25] ^= 1;                                 /* bad IP checksum */
     e1000e_pp_receive(f->core, frame, len);
     CHECK_EQ(le32(f->mem + RX_RING + 32 + 8) & 0x40000000u, 0x40000000u);
+    fake_free(f);
+}
+
+void test_rx_rss_hash_with_the_mrqc_linux_writes(void)
+{
+    /*
+     * Linux's e1000e_setup_rss_hash: MRQC = IPv4 | IPv4_TCP | IPv6 |
+     * IPv6_TCP | IPv6_TCP_EX = 0x00370000 with MRQE (1:0) = 00, and
+     * RXCSUM.PCSD; the hash of the RSS verification vector is reported.
+     */
+    static const uint8_t key[40] = {
+        0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67,
+        0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0, 0xd0, 0xca, 0x2b, 0xcb,
+        0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30,
+        0xf2, 0x0c, 0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+    };
+    Fake *f = up_device();
+    uint8_t frame[64];
+    int i;
+
+    rx_ring(f, 8, 1u << 26, 1);
+    for (i = 0; i < 10; i++) {
+        wr(f, 0x05c80 + 4 * i, le32(key + 4 * i));
+    }
+    wr(f, 0x05818, 0x00370000);
+    wr(f, 0x05000, rd(f, 0x05000) | 1u << 13);
+    e1000e_pp_receive(f->core, frame, rss_frame(frame, 6));
+    CHECK_EQ(le32(f->mem + RX_RING) & 0xf, 1);
+    CHECK_EQ(le32(f->mem + RX_RING + 4), 0x51ccc178);
     fake_free(f);
 }

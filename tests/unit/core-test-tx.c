@@ -194,3 +194,44 @@ void test_tx_tail_outside_ring_is_ignored(void)
     CHECK(f->logs > 0);
     fake_free(f);
 }
+
+void test_tx_writeback_whole_descriptor_with_wthresh(void)
+{
+    /*
+     * §7.2.4.2: with TXDCTL.WTHRESH = 0 only the status byte (byte 12)
+     * is written back; with WTHRESH >= 1 (Linux's DMA-burst value
+     * 0x01010000 and up) the whole descriptor is.
+     */
+    Fake *f = up_device();
+    uint8_t frame[60];
+    uint8_t *d = f->mem + TX_RING;
+
+    tx_ring(f, 8);
+    make_frame(frame, sizeof(frame), 1);
+    memcpy(f->mem + TX_BUF, frame, sizeof(frame));
+    tx_push(f, 0, sizeof(frame), 0x01 | 0x08);      /* EOP | RS */
+    wr(f, 0x03818, 1);
+    CHECK_EQ(f->last_write_addr, TX_RING + 12);
+    CHECK_EQ(f->last_write_len, 1);
+    CHECK_EQ(d[12] & 1, 1);
+    wr(f, 0x03828, 1u << 24 | 1u << 16);            /* GRAN, WTHRESH 1 */
+    tx_push(f, 1, sizeof(frame), 0x01 | 0x08);
+    d[16 + 15] = 0x5a;                              /* VLAN (special) */
+    wr(f, 0x03818, 2);
+    CHECK_EQ(f->last_write_addr, TX_RING + 16);
+    CHECK_EQ(f->last_write_len, 16);
+    CHECK_EQ(d[16 + 12] & 1, 1);
+    CHECK_EQ(d[16 + 15], 0x5a);                     /* as fetched */
+    CHECK_EQ(le32(d + 16), TX_BUF);                 /* address kept */
+    /* Held by WTHRESH 3: the fetched descriptor is what lands. */
+    wr(f, 0x03828, 1u << 24 | 3u << 16);
+    wr(f, 0x03820, 8);                              /* TIDV */
+    tx_push(f, 2, sizeof(frame), 0x01 | 0x08);
+    wr(f, 0x03818, 3);
+    CHECK_EQ(d[32 + 12] & 1, 0);
+    d[32 + 14] = 0x77;                              /* rewritten meanwhile */
+    fake_step(f, 8 * 1024);
+    CHECK_EQ(d[32 + 12] & 1, 1);
+    CHECK_EQ(d[32 + 14], 0);
+    fake_free(f);
+}

@@ -244,6 +244,21 @@ static const struct {
     T(test_gio_master_disable_holds_frames_without_dma_errors),
     T(test_knobs_hold_tx_and_drop_the_link),
     T(test_rx_pause_frame_holds_tx_for_its_quanta),
+    T(test_rx_rss_hash_with_the_mrqc_linux_writes),
+    T(test_rx_error_dropped_without_sbp_counts_each_kind),
+    T(test_rx_error_stored_with_sbp_carries_its_bit),
+    T(test_rx_error_injection_marks_the_next_n_frames_in_order),
+    T(test_rx_oversize_injection_roc_drop_or_store_with_sbp),
+    T(test_rx_sbp_stores_long_frames_up_to_16k),
+    T(test_rx_roc_counts_only_frames_passing_the_filters),
+    T(test_systim_advances_40_ns_per_tick_at_linux_timinca),
+    T(test_tx_stamp_latched_for_a_tstamp_descriptor),
+    T(test_rx_stamp_for_ptp_v2_l2_sync_sets_tst),
+    T(test_rx_stamp_for_ptp_v1_udp_port_319),
+    T(test_timesync_registers_keep_what_linux_writes),
+    T(test_tx_writeback_whole_descriptor_with_wthresh),
+    T(test_icr_write_of_bit_31_keeps_int_asserted),
+    T(test_ctrl_slu_gates_the_link_and_frcspd_forces_speed),
 #undef T
 };
 

@@ -90,6 +90,7 @@ void test_phy_identity_and_unimplemented_reads_zero(void);
 void test_phy_power_down_drops_link_and_raises_lsc(void);
 void test_pba_txa_is_what_rxa_leaves(void);
 void test_stats_clear_on_read_and_high_half_clears_both(void);
+void test_ctrl_slu_gates_the_link_and_frcspd_forces_speed(void);
 
 /* core-test-rx.c: receive */
 void test_rx_fcs_counted_in_one_descriptor(void);
@@ -108,6 +109,22 @@ void test_rx_mta_mo3_uses_address_bits_43_32(void);
 void test_rx_rss_hash_matches_toeplitz_vectors(void);
 void test_rx_checksum_status_from_the_frame(void);
 void test_rx_oversize_without_lpe_counts_roc(void);
+void test_rx_rss_hash_with_the_mrqc_linux_writes(void);
+
+/* core-test-errors.c: frame errors, SBP, length statistics */
+void test_rx_error_dropped_without_sbp_counts_each_kind(void);
+void test_rx_error_stored_with_sbp_carries_its_bit(void);
+void test_rx_error_injection_marks_the_next_n_frames_in_order(void);
+void test_rx_oversize_injection_roc_drop_or_store_with_sbp(void);
+void test_rx_sbp_stores_long_frames_up_to_16k(void);
+void test_rx_roc_counts_only_frames_passing_the_filters(void);
+
+/* core-test-timesync.c: SYSTIM, time stamps */
+void test_systim_advances_40_ns_per_tick_at_linux_timinca(void);
+void test_tx_stamp_latched_for_a_tstamp_descriptor(void);
+void test_rx_stamp_for_ptp_v2_l2_sync_sets_tst(void);
+void test_rx_stamp_for_ptp_v1_udp_port_319(void);
+void test_timesync_registers_keep_what_linux_writes(void);
 
 /* core-test-tx.c: transmit and loopback */
 void test_tx_legacy_frame_bytes_and_dd_only_with_rs(void);
@@ -118,11 +135,13 @@ void test_tso_context_reload_mid_packet_cannot_overrun_txbuf(void);
 void test_tso_mss_zero_mid_packet_does_not_hang(void);
 void test_tx_pads_short_frames_with_psp(void);
 void test_tx_tail_outside_ring_is_ignored(void);
+void test_tx_writeback_whole_descriptor_with_wthresh(void);
 
 /* core-test-intr.c: interrupts and moderation */
 void test_intx_int_asserted_and_icr_read_deasserts(void);
 void test_msix_ivar_routes_and_eiac_clears(void);
 void test_itr_throttles_intx_assertions(void);
 void test_rdtr_delays_rxt0_and_fpd_flushes(void);
+void test_icr_write_of_bit_31_keeps_int_asserted(void);
 
 #endif

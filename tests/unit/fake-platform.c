@@ -27,6 +27,8 @@ static int fake_dma_write(void *opaque, uint64_t addr, const void *buf,
         return -1;
     }
     memcpy(f->mem + addr, buf, len);
+    f->last_write_addr = addr;
+    f->last_write_len = len;
     if (f->dma_hits_bar0 >= 0) {
         e1000e_pp_write(f->core, (uint32_t)f->dma_hits_bar0, 0xffffffff);
     }

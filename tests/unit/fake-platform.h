@@ -35,6 +35,8 @@ typedef struct Fake {
     int64_t dma_hits_bar0;
     unsigned pm_traces;
     unsigned pme_signals;       /* PMCSR.PME_Status set by a wake event */
+    uint64_t last_write_addr;   /* the last DMA write that landed */
+    size_t last_write_len;
 } Fake;
 
 /* fake_new with the host's configuration (device properties) given. */

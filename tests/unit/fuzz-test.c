@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fake-platform.h"
+#include "hot-regs.h"
 
 #define STEPS_PER_SEED  200000
 #define SEEDS           8
@@ -25,17 +26,6 @@ static uint32_t rnd(void)
     rng_state ^= rng_state >> 27;
     return (uint32_t)((rng_state * 0x2545f4914f6cdd1dull) >> 32);
 }
-
-/* Offsets a driver (or an attacker) is most likely to poke. */
-static const uint32_t hot_regs[] = {
-    0x00000, 0x00010, 0x00014, 0x00018, 0x00020, 0x000c0, 0x000c4,
-    0x000c8, 0x000d0, 0x000d8, 0x000dc, 0x000e0, 0x000e4, 0x000e8,
-    0x00100, 0x00400, 0x01000, 0x0102c, 0x02170, 0x02800, 0x02804,
-    0x02808, 0x02810, 0x02818, 0x02820, 0x02828, 0x0282c, 0x03800,
-    0x03804, 0x03808, 0x03810, 0x03818, 0x03820, 0x03828, 0x0382c,
-    0x05000, 0x05008, 0x05200, 0x05400, 0x05404, 0x05600, 0x05818,
-    0x0b600, 0x0b608, 0x0b60c, 0x0b610, 0x02168, 0x02160, 0x00170,
-};
 
 static uint32_t rnd_value(void)
 {
@@ -98,7 +88,7 @@ static int check_invariant(Fake *f, unsigned step)
     E1000EPPRxCounters *s = &f->core->rxstat;
     uint64_t sum = s->delivered + s->missed + s->filtered + s->oversize +
                    s->undersize + s->not_ready + s->dma_error +
-                   s->flushed + s->wake + f->core->pktbuf.count;
+                   s->flushed + s->wake + s->errored + f->core->pktbuf.count;
 
     if (s->offered != sum) {
         printf("# step %u: offered %llu != accounted %llu\n", step,
@@ -132,8 +122,7 @@ static int run_seed(uint64_t seed)
             bring_up(f);
         }
         if (action < 4) {
-            uint32_t off = rnd() % 3 ? hot_regs[rnd() % (sizeof(hot_regs) /
-                                                          sizeof(hot_regs[0]))]
+            uint32_t off = rnd() % 3 ? hot_regs[rnd() % HOT_REGS]
                                      : (rnd() % 0x20000) & ~3u;
             wr(f, off, rnd_value());
         } else if (action < 6) {

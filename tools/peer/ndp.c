@@ -19,17 +19,6 @@
 #define NA_OVERRIDE         0x20
 #define ND_HOP_LIMIT        255
 
-uint32_t peer_ipv6_pseudo(const uint8_t *ip6, uint32_t l4len, uint8_t nh)
-{
-    uint32_t sum = 0;
-    int i;
-
-    for (i = 8; i < 40; i += 2) {       /* source and destination */
-        sum += pp_get16(ip6 + i);
-    }
-    return sum + (l4len >> 16) + (l4len & 0xffff) + nh;
-}
-
 static void answer_ns(const uint8_t *f, const uint8_t *ip)
 {
     uint8_t r[PP_ETH_HLEN + IPV6_HLEN + 32];

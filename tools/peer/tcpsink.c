@@ -49,6 +49,7 @@
 #define SINK_WSCALE     7
 #define SINK_WINDOW     0xffff      /* << SINK_WSCALE: 8 MiB */
 #define SINK_ISS        0x10000000u
+/* What Linux puts in TTL / hop limit (net.ipv4.ip_default_ttl). */
 #define SINK_TTL        64
 /* Largest MSS: the largest frame less Ethernet, IPv4 and TCP headers. */
 #define SINK_MAX_MSS    (PP_MAX_LEN - 14 - 20 - 20)
@@ -124,44 +125,28 @@ static void sink_send(uint8_t flags, uint32_t seq, uint32_t ack,
     uint8_t f[PP_ETH_HLEN + IPV6_HLEN + 20 + 40];
     uint8_t *ip = f + PP_ETH_HLEN, *tcp;
     size_t tcplen = 20 + optlen, len;
-    uint32_t ipv4 = peer_ipv4(), pseudo;
+    uint32_t pseudo;
 
     memset(f, 0, sizeof(f));
-    memcpy(f, sink.guest_mac, PP_ETH_ALEN);
-    memcpy(f + PP_ETH_ALEN, peer_mac(), PP_ETH_ALEN);
     if (sink.v6) {
+        memcpy(f, sink.guest_mac, PP_ETH_ALEN);
+        memcpy(f + PP_ETH_ALEN, peer_mac(), PP_ETH_ALEN);
         pp_put16(f + 12, ETH_P_IPV6_TYPE);
         ip[0] = 0x60;
         pp_put16(ip + 4, tcplen);
         ip[6] = IP_PROTO_TCP;
-        ip[7] = SINK_TTL;
+        ip[7] = PEER_TTL;
         memcpy(ip + 8, peer_ipv6(), 16);
         memcpy(ip + 24, sink.guest_ip, 16);
         tcp = ip + IPV6_HLEN;
         pseudo = peer_ipv6_pseudo(ip, tcplen, IP_PROTO_TCP);
     } else {
-        pp_put16(f + 12, ETH_P_IPV4);
-        ip[0] = 0x45;
-        pp_put16(ip + 2, 20 + tcplen);
-        pp_put16(ip + 4, sink.my_ip_id++);
-        pp_put16(ip + 6, 0x4000);               /* DF */
-        ip[8] = SINK_TTL;
-        ip[9] = IP_PROTO_TCP;
-        memcpy(ip + 12, &ipv4, 4);
-        memcpy(ip + 16, sink.guest_ip, 4);
-        pp_put16(ip + 10, peer_checksum(ip, 20, 0));
-        tcp = ip + 20;
-        pseudo = pp_get16(ip + 12) + pp_get16(ip + 14) + pp_get16(ip + 16) +
-                 pp_get16(ip + 18) + IP_PROTO_TCP + tcplen;
+        pseudo = peer_ipv4_header(f, sink.guest_mac, sink.guest_ip,
+                                  sink.my_ip_id++, IP_PROTO_TCP, tcplen);
+        tcp = ip + IPV4_HLEN;
     }
-    pp_put16(tcp, sink.port);
-    pp_put16(tcp + 2, sink.guest_port);
-    pp_put32(tcp + 4, seq);
-    pp_put32(tcp + 8, ack);
-    tcp[12] = (tcplen / 4) << 4;
-    tcp[13] = flags;
-    pp_put16(tcp + 14, SINK_WINDOW);
-    memcpy(tcp + 20, opts, optlen);
+    peer_tcp_header(tcp, sink.port, sink.guest_port, seq, ack, flags,
+                    SINK_WINDOW, opts, optlen);
     pp_put16(tcp + 16, peer_checksum(tcp, tcplen, pseudo));
     len = tcp + tcplen - f;
     peer_queue_frame(f, len < 60 ? 60 : len);
@@ -246,8 +231,7 @@ static bool sink_check_ipv4(const uint8_t *f, size_t len, struct sink_seg *g)
     }
     g->tcp = ip + 20;
     g->tcplen = tot - 20;
-    g->pseudo = pp_get16(ip + 12) + pp_get16(ip + 14) + pp_get16(ip + 16) +
-                pp_get16(ip + 18) + IP_PROTO_TCP + g->tcplen;
+    g->pseudo = peer_ipv4_pseudo(ip, g->tcplen, IP_PROTO_TCP);
     g->id = pp_get16(ip + 4);
     return true;
 }
@@ -513,7 +497,12 @@ static const char *sink_state_name(void)
     return names[sink.state];
 }
 
-void tcpsink_stat(void)
+bool tcpsink_closed(void)
+{
+    return sink.state == SINK_CLOSED;
+}
+
+void tcpsink_stat(const char *prefix)
 {
     uint64_t errors = 0;
     char json[2048];
@@ -522,15 +511,12 @@ void tcpsink_stat(void)
 #define SINK_SUM(name) errors += sink.c.name;
     SINK_ERRORS(SINK_SUM)
 #undef SINK_SUM
-    n = snprintf(json, sizeof(json), "{\"ok\": true, \"state\": \"%s\", "
+    n = snprintf(json, sizeof(json), "{%s\"state\": \"%s\", "
                  "\"port\": %u, \"run\": %u, \"mss\": %u, \"errors\": %llu",
-                 sink_state_name(), sink.port, sink.run, sink.mss,
+                 prefix, sink_state_name(), sink.port, sink.run, sink.mss,
                  (unsigned long long)errors);
 #define SINK_JSON(name) \
-    if (n < sizeof(json)) { \
-        n += snprintf(json + n, sizeof(json) - n, ", \"%s\": %llu", #name, \
-                      (unsigned long long)sink.c.name); \
-    }
+    n = peer_json_u64(json, sizeof(json), n, #name, sink.c.name);
     SINK_COUNTERS(SINK_JSON)
 #undef SINK_JSON
     if (n < sizeof(json)) {

@@ -19,7 +19,6 @@
  */
 
 #include <arpa/inet.h>
-#include <time.h>
 
 #include "peer.h"
 
@@ -33,7 +32,6 @@
 #define SRC_FIRST_PORT  40000
 #define SRC_INFLIGHT    65535u
 #define SRC_RTO_MS      300
-#define SRC_TTL         64
 
 #define SRC_COUNTERS(X) \
     X(segments) X(bytes_sent) X(bytes_acked) X(retransmits) X(acks) \
@@ -73,14 +71,6 @@ static struct {
     .my_port = SRC_FIRST_PORT,
 };
 
-static int64_t src_now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Sequence number arithmetic modulo 2^32 (RFC 9293 §3.4). */
 static bool seq_le(uint32_t a, uint32_t b)
 {
@@ -91,38 +81,20 @@ static void src_send(uint8_t flags, uint32_t seq, const uint8_t *opts,
                      size_t optlen, uint32_t payload)
 {
     static uint8_t f[PP_ETH_HLEN + 20 + 24 + PP_MAX_LEN];
-    uint8_t *ip = f + PP_ETH_HLEN, *tcp = ip + 20;
+    uint8_t *tcp = f + PP_ETH_HLEN + IPV4_HLEN;
     size_t hlen = 20 + optlen, tcplen = hlen + payload, len, i;
-    uint32_t ipv4 = peer_ipv4(), pseudo, off = seq - (SRC_ISS + 1);
+    uint32_t pseudo, off = seq - (SRC_ISS + 1);
 
-    memset(f, 0, PP_ETH_HLEN + 20 + hlen);
-    memcpy(f, src.guest_mac, PP_ETH_ALEN);
-    memcpy(f + PP_ETH_ALEN, peer_mac(), PP_ETH_ALEN);
-    pp_put16(f + 12, ETH_P_IPV4);
-    ip[0] = 0x45;
-    pp_put16(ip + 2, 20 + tcplen);
-    pp_put16(ip + 4, src.ip_id++);
-    pp_put16(ip + 6, 0x4000);                   /* DF */
-    ip[8] = SRC_TTL;
-    ip[9] = IP_PROTO_TCP;
-    memcpy(ip + 12, &ipv4, 4);
-    memcpy(ip + 16, src.guest_ip, 4);
-    pp_put16(ip + 10, peer_checksum(ip, 20, 0));
-    pp_put16(tcp, src.my_port);
-    pp_put16(tcp + 2, src.port);
-    pp_put32(tcp + 4, seq);
-    pp_put32(tcp + 8, flags & SRC_ACK ? src.rcv_nxt : 0);
-    tcp[12] = (hlen / 4) << 4;
-    tcp[13] = flags;
-    pp_put16(tcp + 14, 0xffff);
-    memcpy(tcp + 20, opts, optlen);
+    pseudo = peer_ipv4_header(f, src.guest_mac, src.guest_ip, src.ip_id++,
+                              IP_PROTO_TCP, tcplen);
+    peer_tcp_header(tcp, src.my_port, src.port, seq,
+                    flags & SRC_ACK ? src.rcv_nxt : 0, flags, 0xffff, opts,
+                    optlen);
     for (i = 0; i < payload; i++) {
         tcp[hlen + i] = pp_stream_byte(src.run, off + i);
     }
-    pseudo = pp_get16(ip + 12) + pp_get16(ip + 14) + pp_get16(ip + 16) +
-             pp_get16(ip + 18) + IP_PROTO_TCP + tcplen;
     pp_put16(tcp + 16, peer_checksum(tcp, tcplen, pseudo));
-    len = PP_ETH_HLEN + 20 + tcplen;
+    len = PP_ETH_HLEN + IPV4_HLEN + tcplen;
     if (len < 60) {
         memset(f + len, 0, 60 - len);
         len = 60;
@@ -189,23 +161,20 @@ void tcpsrc_command(int argc, char **argv)
     src.wnd = 0;
     src.fin_sent = src.fin_rcvd = false;
     src.state = SRC_SYN_SENT;
-    src.progress_ms = src_now_ms();
+    src.progress_ms = peer_now_ms();
     src_syn();
     peer_emit("{\"ok\": true, \"port\": %u}", src.my_port);
 }
 
-void tcpsrc_stat(void)
+void tcpsrc_stat(const char *prefix)
 {
     char text[1024];
     size_t n;
 
-    n = snprintf(text, sizeof(text), "{\"ok\": true, \"state\": \"%s\"",
+    n = snprintf(text, sizeof(text), "{%s\"state\": \"%s\"", prefix,
                  src_state_names[src.state]);
-#define SRC_JSON(name)                                                  \
-    if (n < sizeof(text)) {                                             \
-        n += snprintf(text + n, sizeof(text) - n, ", \"%s\": %llu", #name, \
-                      (unsigned long long)src.c.name);                  \
-    }
+#define SRC_JSON(name) \
+    n = peer_json_u64(text, sizeof(text), n, #name, src.c.name);
     SRC_COUNTERS(SRC_JSON)
 #undef SRC_JSON
     peer_emit("%s}", text);
@@ -216,13 +185,18 @@ bool tcpsrc_active(void)
     return src.state == SRC_SYN_SENT || src.state == SRC_SENDING;
 }
 
+bool tcpsrc_done(void)
+{
+    return src.state == SRC_CLOSED || src.state == SRC_FAILED;
+}
+
 /* Retransmission: called from the peer's loop at least every 100 ms. */
 void tcpsrc_tick(void)
 {
-    if (!tcpsrc_active() || src_now_ms() - src.progress_ms < SRC_RTO_MS) {
+    if (!tcpsrc_active() || peer_now_ms() - src.progress_ms < SRC_RTO_MS) {
         return;
     }
-    src.progress_ms = src_now_ms();
+    src.progress_ms = peer_now_ms();
     src.c.retransmits++;
     if (src.state == SRC_SYN_SENT) {
         src_syn();
@@ -253,8 +227,7 @@ bool tcpsrc_ipv4(const uint8_t *f, size_t len)
         memcmp(ip + 12, src.guest_ip, 4) != 0) {
         return false;
     }
-    pseudo = pp_get16(ip + 12) + pp_get16(ip + 14) + pp_get16(ip + 16) +
-             pp_get16(ip + 18) + IP_PROTO_TCP + tcplen;
+    pseudo = peer_ipv4_pseudo(ip, tcplen, IP_PROTO_TCP);
     if (peer_checksum(tcp, tcplen, pseudo) != 0) {
         src.c.bad_csum++;
         return true;
@@ -287,7 +260,7 @@ bool tcpsrc_ipv4(const uint8_t *f, size_t len)
         src.snd_una = SRC_ISS + 1;
         src.wnd = pp_get16(tcp + 14);
         src.state = SRC_SENDING;
-        src.progress_ms = src_now_ms();
+        src.progress_ms = peer_now_ms();
         src_send(SRC_ACK, src.snd_nxt, NULL, 0, 0);
         src_push();
         return true;
@@ -309,7 +282,7 @@ bool tcpsrc_ipv4(const uint8_t *f, size_t len)
         src.c.bytes_acked = (seq_le(ack, data_end) ? ack : data_end) -
                             (SRC_ISS + 1);
         src.snd_una = ack;
-        src.progress_ms = src_now_ms();
+        src.progress_ms = peer_now_ms();
     }
     if ((flags & SRC_FIN) && seq == src.rcv_nxt) {
         src.rcv_nxt++;

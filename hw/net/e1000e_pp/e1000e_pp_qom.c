@@ -30,6 +30,8 @@ static void add_counters(E1000EPPState *s)
         { "rx-dma-error", &rx->dma_error },
         { "rx-flushed", &rx->flushed },
         { "rx-wake", &rx->wake },
+        { "rx-errored", &rx->errored },
+        { "rx-long-stored", &rx->long_stored },
         { "reset-accesses", &s->core.reset_accesses },
         { "dma-errors", &s->core.dma_errors },
         { "pm-violations", &s->core.pm_violations },
@@ -72,9 +74,29 @@ static char *e1000e_pp_get_dma_faults(Object *obj, Error **errp)
 /*
  * Race-tooling knobs, settable with qom-set at run time (and, for
  * reset-delay-ns and rx-fetch-limit, on the command line): tx-hold,
- * reset-delay-ns, link-drop-ms, wake-event, rx-fetch-limit. Before
- * realize they only configure.
+ * reset-delay-ns, link-drop-ms, wake-event, rx-fetch-limit, and the
+ * error injection rx-error-crc, rx-error-symbol, rx-error-data,
+ * rx-error-oversize (the next N frames from the wire carry that error;
+ * reading gives how many are left). Before realize they only configure.
  */
+static const char *const rx_error_knobs[E1000E_PP_RXERR_KINDS] = {
+    [E1000E_PP_RXERR_CRC] = "rx-error-crc",
+    [E1000E_PP_RXERR_SYMBOL] = "rx-error-symbol",
+    [E1000E_PP_RXERR_DATA] = "rx-error-data",
+    [E1000E_PP_RXERR_OVERSIZE] = "rx-error-oversize",
+};
+
+static E1000EPPRxErr rx_error_kind(const char *name)
+{
+    unsigned k;
+
+    for (k = E1000E_PP_RXERR_CRC; k < E1000E_PP_RXERR_KINDS; k++) {
+        if (!strcmp(name, rx_error_knobs[k])) {
+            return k;
+        }
+    }
+    return E1000E_PP_RXERR_NONE;
+}
 static void e1000e_pp_knob_get_u64(Object *obj, Visitor *v, const char *name,
                                    void *opaque, Error **errp)
 {
@@ -89,6 +111,8 @@ static void e1000e_pp_knob_get_u64(Object *obj, Visitor *v, const char *name,
     } else if (!strcmp(name, "rx-fetch-limit")) {
         value = DEVICE(obj)->realized ? s->core.cfg.rx_fetch_limit :
                 s->cfg.rx_fetch_limit;
+    } else if (rx_error_kind(name) != E1000E_PP_RXERR_NONE) {
+        value = e1000e_pp_rx_error_pending(&s->core, rx_error_kind(name));
     }
     visit_type_uint64(v, name, &value, errp);
 }
@@ -121,6 +145,9 @@ static void e1000e_pp_knob_set_u64(Object *obj, Visitor *v, const char *name,
         e1000e_pp_knob_link_drop(&s->core, MIN(value, UINT32_MAX));
     } else if (!strcmp(name, "wake-event")) {
         e1000e_pp_knob_wake(&s->core, (uint32_t)value);
+    } else if (rx_error_kind(name) != E1000E_PP_RXERR_NONE) {
+        e1000e_pp_knob_rx_error(&s->core, rx_error_kind(name),
+                                MIN(value, UINT32_MAX));
     }
 }
 
@@ -128,7 +155,8 @@ static void add_knobs(E1000EPPState *s)
 {
     static const char *const knobs[] = {
         "reset-delay-ns", "tx-hold", "link-drop-ms", "wake-event",
-        "rx-fetch-limit",
+        "rx-fetch-limit", "rx-error-crc", "rx-error-symbol", "rx-error-data",
+        "rx-error-oversize",
     };
     size_t i;
 

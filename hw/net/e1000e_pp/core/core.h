@@ -216,10 +216,14 @@ typedef struct E1000EPPDmaFault {
 
 #define E1000E_PP_DMA_FAULTS     32
 
-/* Tx descriptor status bytes held for TXDCTL.WTHRESH. */
+/*
+ * Tx descriptors held for TXDCTL.WTHRESH, as they will be written back:
+ * the status byte alone (WTHRESH = 0) or the whole descriptor.
+ */
 typedef struct E1000EPPTxWriteback {
     uint64_t addr[E1000E_PP_WB_MAX];
-    uint8_t status[E1000E_PP_WB_MAX];
+    uint8_t desc[E1000E_PP_WB_MAX][16];
+    uint8_t size[E1000E_PP_WB_MAX];
     unsigned count;
 } E1000EPPTxWriteback;
 
@@ -235,7 +239,32 @@ typedef struct E1000EPPRxCounters {
     uint64_t dma_error;      /* dropped: DMA to the guest failed */
     uint64_t flushed;        /* dropped from the packet buffer by a reset */
     uint64_t wake;           /* taken in D3hot as a wake event, not stored */
+    uint64_t errored;        /* dropped: frame error without RCTL.SBP */
+    /* Not a fate: frames over the LPE limit SBP let in (ROC too). */
+    uint64_t long_stored;
 } E1000EPPRxCounters;
+
+/*
+ * Frame errors the error-injection knob puts on the next received
+ * frames (errinj.c), with the error bit and the counter hardware uses.
+ */
+typedef enum E1000EPPRxErr {
+    E1000E_PP_RXERR_NONE,
+    E1000E_PP_RXERR_CRC,         /* FCS mismatch: RDESC.CE, CRCERRS */
+    E1000E_PP_RXERR_SYMBOL,      /* RDESC.SE, SYMERRS */
+    E1000E_PP_RXERR_DATA,        /* PHY RX_ER: RDESC.RXE, RXERRC */
+    E1000E_PP_RXERR_OVERSIZE,    /* longer than RCTL.LPE allows: ROC */
+    E1000E_PP_RXERR_KINDS,
+} E1000EPPRxErr;
+
+/* Longest frame RCTL.SBP stores (a longer one is always dropped). */
+#define E1000E_PP_SBP_MAX_FRAME  16384
+
+typedef struct E1000EPPErrInj {
+    uint32_t pending[E1000E_PP_RXERR_KINDS];    /* frames still to mark */
+    E1000EPPRxErr active;    /* the error of the frame being received */
+    uint8_t frame[E1000E_PP_SBP_MAX_FRAME];      /* an oversize frame */
+} E1000EPPErrInj;
 
 /* Tx offload context, loaded by a context descriptor (§7.2.10.2). */
 typedef struct E1000EPPTxContext {
@@ -265,6 +294,7 @@ typedef struct E1000EPPTxPacket {
     bool vle;                /* insert the VLAN tag below */
     uint16_t vlan;
     bool dropping;           /* a bad descriptor poisoned this packet */
+    bool tstamp;             /* TSTAMP: latch TXSTMP when it is sent */
     /* TSO state */
     uint32_t payload_sent;   /* payload bytes already segmented */
     uint32_t segments;
@@ -319,7 +349,6 @@ typedef struct E1000EPPCore {
     uint64_t systim_base;
     int64_t systim_base_ns;
     uint32_t systimh_latch;
-    uint32_t txstmph_latch, rxstmph_latch;
 
     /* Transmit */
     E1000EPPTxContext txctx;
@@ -335,6 +364,7 @@ typedef struct E1000EPPCore {
     bool tx_paused;          /* a received PAUSE holds the transmitter */
     bool rxdmt_low;          /* free descriptors at or below RDMTS */
     bool tx_halted;          /* a DMA failed; until TCTL.EN is rewritten */
+    E1000EPPErrInj errinj;   /* frame errors to put on received frames */
 
     /* Rate limiting of log messages: one per register and kind. */
     uint8_t logged[0x20000 / 4];
@@ -399,6 +429,13 @@ void e1000e_pp_knob_link_drop(E1000EPPCore *c, uint32_t ms);
 void e1000e_pp_knob_wake(E1000EPPCore *c, uint32_t cause);
 /* At most n Rx descriptors per fetch, fetched on RDT writes only (0: off) */
 void e1000e_pp_knob_rx_fetch_limit(E1000EPPCore *c, uint32_t n);
+/*
+ * Error injection (errinj.c): the next "frames" frames from the wire
+ * carry the error "kind" (0 cancels); pending reads what is left.
+ */
+void e1000e_pp_knob_rx_error(E1000EPPCore *c, E1000EPPRxErr kind,
+                             uint32_t frames);
+uint32_t e1000e_pp_rx_error_pending(E1000EPPCore *c, E1000EPPRxErr kind);
 /* The event list, oldest first, one "ns what reg=0x.. value=0x.." line each. */
 size_t e1000e_pp_events(E1000EPPCore *c, char *buf, size_t size);
 /*

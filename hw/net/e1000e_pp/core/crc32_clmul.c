@@ -139,49 +139,54 @@ bool e1000e_pp_csum_simd_usable(void)
     return avx2_usable;
 }
 
-/* The low and the high 16 bits of each 32-bit lane of x, added. */
-__attribute__((target("avx2"), always_inline))
-static inline __m256i halves(__m256i x, __m256i low16)
-{
-    return _mm256_add_epi32(_mm256_and_si256(x, low16),
-                            _mm256_srli_epi32(x, 16));
-}
-
 /*
  * Sum of the little-endian 16-bit words of p (len a multiple of 32), as
- * an integer: 64 bytes a step, the two halves of each 32-bit word added
- * into one accumulator of 32-bit lanes (about 0.2 instructions a byte).
- * A lane grows by at most 4 * 0xffff a step, so the lanes are emptied
- * into the 64-bit total every 2^14 steps, before they can wrap.
+ * an integer. VPMADDWD adds pairs of signed words; flipping each word's
+ * top bit makes its signed value exactly the unsigned word minus 0x8000,
+ * so a pair's result is u0 + u1 - 0x10000 and the true sum is the lane
+ * total plus 0x10000 per pair. The flip is one XOR with the load folded
+ * in: 3 instructions per 32 bytes. A step (128 bytes) moves a lane by at
+ * most 4 * 0x10000, so lanes are emptied every 2^12 steps.
  */
 __attribute__((target("avx2")))
 uint64_t e1000e_pp_csum_simd(const uint8_t *p, size_t len)
 {
-    const __m256i low16 = _mm256_set1_epi32(0xffff);
-    uint64_t total = 0;
+    const __m256i flip = _mm256_set1_epi16((short)0x8000);
+    const __m256i ones = _mm256_set1_epi16(1);
+    uint64_t total = (uint64_t)(len / 4) << 16;
 
     while (len) {
-        size_t n = len < (size_t)64 << 14 ? len : (size_t)64 << 14;
-        __m256i acc = _mm256_setzero_si256();
-        uint32_t lanes[8];
+        size_t n = len < (size_t)128 << 12 ? len : (size_t)128 << 12;
+        __m256i acc0 = _mm256_setzero_si256();
+        __m256i acc1 = _mm256_setzero_si256();
+        int32_t lanes[8];
         int i;
 
         len -= n;
-        for (; n >= 64; n -= 64, p += 64) {
-            __m256i a = _mm256_loadu_si256((const __m256i *)p);
-            __m256i b = _mm256_loadu_si256((const __m256i *)(p + 32));
+        for (; n >= 128; n -= 128, p += 128) {
+            __m256i a = _mm256_xor_si256(flip,
+                            _mm256_loadu_si256((const __m256i *)p));
+            __m256i b = _mm256_xor_si256(flip,
+                            _mm256_loadu_si256((const __m256i *)(p + 32)));
+            __m256i c = _mm256_xor_si256(flip,
+                            _mm256_loadu_si256((const __m256i *)(p + 64)));
+            __m256i d = _mm256_xor_si256(flip,
+                            _mm256_loadu_si256((const __m256i *)(p + 96)));
 
-            acc = _mm256_add_epi32(acc, _mm256_add_epi32(halves(a, low16),
-                                                         halves(b, low16)));
+            acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(a, ones));
+            acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(b, ones));
+            acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(c, ones));
+            acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(d, ones));
         }
-        if (n) {
-            acc = _mm256_add_epi32(acc, halves(_mm256_loadu_si256(
-                                          (const __m256i *)p), low16));
-            p += 32;
+        for (; n; n -= 32, p += 32) {
+            __m256i a = _mm256_xor_si256(flip,
+                            _mm256_loadu_si256((const __m256i *)p));
+
+            acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(a, ones));
         }
-        _mm256_storeu_si256((__m256i *)lanes, acc);
+        _mm256_storeu_si256((__m256i *)lanes, _mm256_add_epi32(acc0, acc1));
         for (i = 0; i < 8; i++) {
-            total += lanes[i];
+            total += (uint64_t)(int64_t)lanes[i];
         }
     }
     return total;

@@ -17,12 +17,35 @@ void e1000e_pp_ctrl_write(E1000EPPCore *c, uint32_t off, uint32_t val,
         e1000e_pp_phy_reset(c);
     }
     /*
-     * Speed, duplex and link come from the PHY's resolution (the model
-     * has no forced-speed MAC modes); a write may let a held ring go on,
-     * and clearing GIO_MASTER_DISABLE lets both engines start again.
+     * CTRL.SLU lets the MAC see the PHY's link: a change is an LSC. A
+     * write may let a held ring go on, and clearing GIO_MASTER_DISABLE
+     * lets both engines start again.
      */
+    if ((old ^ val) & CTRL_SLU) {
+        e1000e_pp_link_report(c);
+    }
     e1000e_pp_schedule(c, (old & ~val & CTRL_GIO_MASTER_DISABLE) ?
                           WORK_ENGINES : WORK_TX);
+}
+
+/*
+ * STATUS.FD and SPEED: the PHY's resolution (1000/Full), unless
+ * CTRL.FRCDPLX forces CTRL.FD and CTRL.FRCSPD (or CTRL_EXT.SPD_BYPS)
+ * forces CTRL.SPEED (8254x SDM §8.6.2: "Software can override the duplex
+ * setting via the CTRL.FD bit when the CTRL.FRCDPLX bit is set").
+ */
+static uint32_t mac_speed_duplex(E1000EPPCore *c)
+{
+    uint32_t ctrl = REG(c, CTRL), v = STATUS_SPEED_1000 | STATUS_FD;
+
+    if ((ctrl & CTRL_FRCSPD) || (REG(c, CTRL_EXT) & CTRL_EXT_SPD_BYPS)) {
+        /* CTRL.SPEED (9:8) and STATUS.SPEED (7:6) share the encoding. */
+        v = (v & ~STATUS_SPEED_MASK) | ((ctrl >> 8) & 3) << 6;
+    }
+    if (ctrl & CTRL_FRCDPX) {
+        v = (v & ~STATUS_FD) | (ctrl & CTRL_FD ? STATUS_FD : 0);
+    }
+    return v;
 }
 
 uint32_t e1000e_pp_status_read(E1000EPPCore *c, uint32_t off)
@@ -30,7 +53,7 @@ uint32_t e1000e_pp_status_read(E1000EPPCore *c, uint32_t off)
     uint32_t v = REG(c, STATUS) & (STATUS_PHYRA | STATUS_TXOFF);
 
     if (e1000e_pp_link_up(c)) {
-        v |= STATUS_LU | STATUS_FD | STATUS_SPEED_1000;
+        v |= STATUS_LU | mac_speed_duplex(c);
     }
     v |= STATUS_ASDV_1000;
     /*

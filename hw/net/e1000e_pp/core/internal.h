@@ -132,6 +132,7 @@ void e1000e_pp_phy_reset(E1000EPPCore *c);
 void e1000e_pp_mdic_write(E1000EPPCore *c, uint32_t off, uint32_t val,
                           uint32_t old);
 bool e1000e_pp_link_up(E1000EPPCore *c);
+void e1000e_pp_link_report(E1000EPPCore *c);
 void e1000e_pp_phy_wire(E1000EPPCore *c, bool up);
 void e1000e_pp_phy_relink(E1000EPPCore *c);
 bool e1000e_pp_phy_loopback(E1000EPPCore *c);
@@ -162,7 +163,8 @@ void e1000e_pp_rx_wb_queue(E1000EPPCore *c, uint64_t addr, const uint8_t *d,
 void e1000e_pp_rx_wb_flush(E1000EPPCore *c);
 void e1000e_pp_rx_wb_write(E1000EPPCore *c, uint64_t addr, const uint8_t *d,
                            size_t size);
-bool e1000e_pp_tx_wb_queue(E1000EPPCore *c, uint64_t addr, uint8_t status);
+bool e1000e_pp_tx_wb_queue(E1000EPPCore *c, uint64_t addr,
+                           const uint8_t *d);
 bool e1000e_pp_tx_wb_flush(E1000EPPCore *c);
 void e1000e_pp_tx_writeback(E1000EPPCore *c, bool ide);
 void e1000e_pp_rx_delay_start(E1000EPPCore *c);
@@ -199,6 +201,19 @@ void e1000e_pp_pause_expired(E1000EPPCore *c);
 /* knobs.c */
 void e1000e_pp_knob_link_return(E1000EPPCore *c);
 
+/*
+ * errinj.c: frame errors and RCTL.SBP. rx.c brackets a frame from the
+ * wire with begin/end and asks about the frame in between.
+ */
+size_t e1000e_pp_rx_max_frame(E1000EPPCore *c, bool tagged);
+const uint8_t *e1000e_pp_errinj_begin(E1000EPPCore *c, const uint8_t *frame,
+                                      size_t *len);
+void e1000e_pp_errinj_end(E1000EPPCore *c, bool taken);
+uint32_t e1000e_pp_errinj_bits(E1000EPPCore *c);
+uint32_t e1000e_pp_errinj_fcs(E1000EPPCore *c);
+bool e1000e_pp_errinj_drop(E1000EPPCore *c);
+bool e1000e_pp_rx_keep_long(E1000EPPCore *c, size_t wire_len);
+
 /* wake.c */
 bool e1000e_pp_wake_event(E1000EPPCore *c, uint32_t cause);
 uint32_t e1000e_pp_wake_frame(E1000EPPCore *c, const uint8_t *f, size_t len);
@@ -223,6 +238,7 @@ static inline bool eth_is_broadcast(const uint8_t *da)
 #define RXD_STAT_UDPCS  (1u << 4)
 #define RXD_STAT_TCPCS  (1u << 5)
 #define RXD_STAT_IPCS   (1u << 6)
+#define RXD_STAT_TST    (1u << 8)   /* extended only: a time stamp taken */
 #define RXD_ERR_TCPE    (1u << 5)
 #define RXD_ERR_IPE     (1u << 6)
 
@@ -399,6 +415,10 @@ void e1000e_pp_timinca_write(E1000EPPCore *c, uint32_t off, uint32_t val,
 void e1000e_pp_timadj_write(E1000EPPCore *c, uint32_t off, uint32_t val,
                             uint32_t old);
 void e1000e_pp_timesync_reset(E1000EPPCore *c);
+uint32_t e1000e_pp_stamp_high_read(E1000EPPCore *c, uint32_t off);
+void e1000e_pp_timesync_tx(E1000EPPCore *c);
+void e1000e_pp_timesync_rx(E1000EPPCore *c, const uint8_t *f, size_t len,
+                           E1000EPPRxInfo *info);
 
 /* crc32_clmul.c (x86-64) or crc32_clmul_stub.c: net.c's fast paths */
 bool e1000e_pp_crc32_clmul_usable(void);

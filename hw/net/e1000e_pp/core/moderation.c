@@ -11,6 +11,7 @@
 #include "internal.h"
 
 /* The delay timers count in 1.024 us units. */
+#define TXD_STA_DD      (1u << 0)   /* TDESC.STA: descriptor done */
 #define DELAY_UNIT_NS   1024
 
 void e1000e_pp_moderation_reset(E1000EPPCore *c)
@@ -69,7 +70,7 @@ bool e1000e_pp_tx_wb_flush(E1000EPPCore *c)
     unsigned i;
 
     for (i = 0; i < wb->count; i++) {
-        if (!e1000e_pp_dma_write(c, wb->addr[i], &wb->status[i], 1)) {
+        if (!e1000e_pp_dma_write(c, wb->addr[i], wb->desc[i], wb->size[i])) {
             c->tx_halted = true;
             wb->count = 0;
             return false;
@@ -79,15 +80,30 @@ bool e1000e_pp_tx_wb_flush(E1000EPPCore *c)
     return true;
 }
 
-bool e1000e_pp_tx_wb_queue(E1000EPPCore *c, uint64_t addr, uint8_t status)
+/*
+ * Descriptor d at addr is done (RS): DD goes into its status byte
+ * (TDESC.STA, byte 12). §7.2.4.2: with TXDCTL.WTHRESH = 0 only that
+ * byte is written back and the rest is left unchanged; with bursts
+ * (WTHRESH >= 1) the whole 16-byte descriptor is written.
+ */
+bool e1000e_pp_tx_wb_queue(E1000EPPCore *c, uint64_t addr, const uint8_t *d)
 {
     E1000EPPTxWriteback *wb = &c->txwb;
+    bool whole = (REG(c, TXDCTL) >> 16) & 0x3f;
 
     if (wb->count == E1000E_PP_WB_MAX && !e1000e_pp_tx_wb_flush(c)) {
         return false;
     }
-    wb->addr[wb->count] = addr;
-    wb->status[wb->count] = status;
+    if (whole) {
+        memcpy(wb->desc[wb->count], d, 16);
+        wb->desc[wb->count][12] |= TXD_STA_DD;
+        wb->addr[wb->count] = addr;
+        wb->size[wb->count] = 16;
+    } else {
+        wb->desc[wb->count][0] = d[12] | TXD_STA_DD;
+        wb->addr[wb->count] = addr + 12;
+        wb->size[wb->count] = 1;
+    }
     wb->count++;
     return true;
 }

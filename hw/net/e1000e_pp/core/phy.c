@@ -80,21 +80,33 @@ static bool wire_present(E1000EPPCore *c)
     return c->wire_up && !c->link_knob_down;
 }
 
+/* The PHY's own view of the link (BMSR). */
+static bool phy_link(E1000EPPCore *c)
+{
+    return wire_present(c) && !(c->phy[MII_BMCR] & BMCR_PDOWN) &&
+           !c->autoneg_running && (c->phy[MII_BMSR] & BMSR_LSTATUS);
+}
+
+/*
+ * The MAC's link (STATUS.LU): it recognises the PHY's link indication
+ * only with CTRL.SLU set (82575 SDM §9.3.2.1, the same MAC family: "Software
+ * must have set the Set Link Up bit ... before the MAC recognizes the
+ * LINK indication from the PHY"). In loopback the PHY reports link to
+ * the MAC without a partner.
+ */
 bool e1000e_pp_link_up(E1000EPPCore *c)
 {
-    /* In loopback the PHY reports link to the MAC without a partner. */
     if (e1000e_pp_phy_loopback(c)) {
         return true;
     }
-    return wire_present(c) && !(c->phy[MII_BMCR] & BMCR_PDOWN) &&
-           !c->autoneg_running && (c->phy[MII_BMSR] & BMSR_LSTATUS);
+    return (REG(c, CTRL) & CTRL_SLU) && phy_link(c);
 }
 
 /*
  * ICR.LSC on every change of STATUS.LU. Compared against the
  * state last reported, so callers may change the inputs first.
  */
-static void link_report(E1000EPPCore *c)
+void e1000e_pp_link_report(E1000EPPCore *c)
 {
     bool up = e1000e_pp_link_up(c);
 
@@ -127,7 +139,7 @@ static void link_set(E1000EPPCore *c, bool up)
         c->phy[MII_STAT1000] = 0;
         c->phy_paged[0][PHY_SPEC_STATUS - 16] = 0;
     }
-    link_report(c);
+    e1000e_pp_link_report(c);
 }
 
 /* Take the link down and, if anything can bring it up, start over. */
@@ -219,7 +231,7 @@ static uint16_t phy_read(E1000EPPCore *c, unsigned reg)
 {
     uint16_t v = *phy_reg(c, reg);
 
-    if (reg == MII_BMSR && !e1000e_pp_link_up(c)) {
+    if (reg == MII_BMSR && !phy_link(c) && !e1000e_pp_phy_loopback(c)) {
         v &= ~BMSR_LSTATUS;
     }
     return v;

@@ -85,7 +85,8 @@ const RegInfo e1000e_pp_reg_table[] = {
     /* §10.2.4 Interrupts */
     /* Low Power Idle control of later parts: the 82574L has no EEE. */
     R(S_INT, "LPIC", LPIC, REG_RO, 0, 0),
-    RH(S_INT, "ICR", ICR, REG_W1C, 0, 0xffffffff,
+    /* INT_ASSERTED (bit 31) follows the line: a written 1 clears no cause. */
+    RH(S_INT, "ICR", ICR, REG_W1C, 0, 0x7fffffff,
        e1000e_pp_icr_read, e1000e_pp_intr_changed),
     R(S_INT, "ITR", ITR, REG_RW, 0, 0x0000ffff),
     RH(S_INT, "ICS", ICS, REG_WO, 0, 0, NULL, e1000e_pp_ics_write),
@@ -102,6 +103,11 @@ const RegInfo e1000e_pp_reg_table[] = {
 
     /* §10.2.5 Receive */
     RH(S_RX, "RCTL", RCTL, REG_RW, 0, 0x7fffbffe, NULL, e1000e_pp_rctl_write),
+    /*
+     * The DMA may start before a frame's end is in the packet buffer;
+     * here a frame enters the buffer whole, so the value only reads back.
+     */
+    R(S_RX, "ERT", ERT, REG_RW, 0, ERT_MASK),
     R(S_RX, "FCRTL", FCRTL, REG_RW, 0, 0x8000fff8),
     R(S_RX, "FCRTH", FCRTH, REG_RW, 0, 0x0000fff8),
     RH(S_RX, "PSRCTL", PSRCTL, REG_RW, 0x00040402, 0x3f3f3f7f,
@@ -239,16 +245,20 @@ const RegInfo e1000e_pp_reg_table[] = {
        NULL, e1000e_pp_timadj_write),
     RH(S_TS, "TIMADJH", TIMADJH, REG_RW, 0, 0xffffffff,
        NULL, e1000e_pp_timadj_write),
-    UNIMP(S_TS, "TSYNCTXCTL", TSYNCTXCTL, 0, 0x00000010),
-    R(S_TS, "TXSTMPL", TXSTMPL, REG_UNIMP, 0, 0),
-    R(S_TS, "TXSTMPH", TXSTMPH, REG_UNIMP, 0, 0),
-    UNIMP(S_TS, "TSYNCRXCTL", TSYNCRXCTL, 0, 0x0000001e),
-    R(S_TS, "RXSTMPL", RXSTMPL, REG_UNIMP, 0, 0),
-    R(S_TS, "RXSTMPH", RXSTMPH, REG_UNIMP, 0, 0),
-    R(S_TS, "RXSATRL", RXSATRL, REG_UNIMP, 0, 0),
-    R(S_TS, "RXSATRH", RXSATRH, REG_UNIMP, 0, 0),
-    UNIMP(S_TS, "RXCFGL", RXCFGL, 0x000088f7, 0x0000ffff),
-    UNIMP(S_TS, "RXUDP", RXUDP, 0x00000319, 0x0000ffff),
+    /* VALID (bit 0) is the device's; reading the stamp's high half clears it */
+    R(S_TS, "TSYNCTXCTL", TSYNCTXCTL, REG_RW, 0, TSYNCTXCTL_EN),
+    R(S_TS, "TXSTMPL", TXSTMPL, REG_RO, 0, 0),
+    RH(S_TS, "TXSTMPH", TXSTMPH, REG_RO, 0, 0,
+       e1000e_pp_stamp_high_read, NULL),
+    R(S_TS, "TSYNCRXCTL", TSYNCRXCTL, REG_RW, 0,
+      TSYNCRXCTL_EN | TSYNCRXCTL_TYPE_MASK),
+    R(S_TS, "RXSTMPL", RXSTMPL, REG_RO, 0, 0),
+    RH(S_TS, "RXSTMPH", RXSTMPH, REG_RO, 0, 0,
+       e1000e_pp_stamp_high_read, NULL),
+    R(S_TS, "RXSATRL", RXSATRL, REG_RO, 0, 0),
+    R(S_TS, "RXSATRH", RXSATRH, REG_RO, 0, 0),
+    R(S_TS, "RXMTRL", RXMTRL, REG_RW, 0x000088f7, 0xffffffff),
+    R(S_TS, "RXUDP", RXUDP, REG_RW, 0x00000319, 0x0000ffff),
 };
 const size_t e1000e_pp_reg_table_len = ARRAY_LEN(e1000e_pp_reg_table);
 

@@ -30,6 +30,7 @@
 #define   STATUS_LU         (1u << 1)
 #define   STATUS_TXOFF      (1u << 4)
 #define   STATUS_SPEED_1000 (2u << 6)
+#define   STATUS_SPEED_MASK (3u << 6)
 #define   STATUS_ASDV_1000  (2u << 8)
 #define   STATUS_PHYRA      (1u << 10)
 #define   STATUS_GIO_MASTER_ENABLE (1u << 19)
@@ -51,6 +52,7 @@
 #define   EERD_DATA_SHIFT   16
 #define CTRL_EXT        0x00018
 #define   CTRL_EXT_EE_RST   (1u << 13)
+#define   CTRL_EXT_SPD_BYPS (1u << 15)
 #define   CTRL_EXT_DRV_LOAD (1u << 28)
 #define   CTRL_EXT_EIAME    (1u << 24)
 #define   CTRL_EXT_IAME     (1u << 27)
@@ -156,6 +158,9 @@
 #define   RCTL_SECRC        (1u << 26)
 #define   RCTL_FLXBUF_SHIFT 27
 #define   RCTL_FLXBUF_MASK  (0xfu << 27)
+/* Early Receive Threshold: 8-byte units of a frame (§10.2.5.x) */
+#define ERT             0x02008
+#define   ERT_MASK          0x00003fffu
 #define FCRTL           0x02160
 #define   FCRTL_XONE        (1u << 31)
 #define FCRTH           0x02168
@@ -203,9 +208,11 @@
 #define   MRQC_ENABLE_MASK  0x3u
 #define   MRQC_TCPIPV4      (1u << 16)
 #define   MRQC_IPV4         (1u << 17)
-#define   MRQC_TCPIPV6      (1u << 18)
+#define   MRQC_TCPIPV6EX    (1u << 18)
 #define   MRQC_IPV6EX       (1u << 19)
 #define   MRQC_IPV6         (1u << 20)
+#define   MRQC_TCPIPV6      (1u << 21)
+#define   MRQC_FIELDS       0x003f0000u
 #define RETA            0x05c00
 #define   RETA_WORDS        32
 #define RSSRK           0x05c80
@@ -356,15 +363,20 @@
 #define TIMADJH         0x0b610
 #define TSYNCTXCTL      0x0b614
 #define   TSYNCTXCTL_VALID  (1u << 0)
+#define   TSYNCTXCTL_EN     (1u << 4)
 #define TXSTMPL         0x0b618
 #define TXSTMPH         0x0b61c
 #define TSYNCRXCTL      0x0b620
 #define   TSYNCRXCTL_VALID  (1u << 0)
+#define   TSYNCRXCTL_TYPE_SHIFT 1
+#define   TSYNCRXCTL_TYPE_MASK  (7u << 1)
+#define   TSYNCRXCTL_EN     (1u << 4)
 #define RXSTMPL         0x0b624
 #define RXSTMPH         0x0b628
 #define RXSATRL         0x0b62c
 #define RXSATRH         0x0b630
-#define RXCFGL          0x0b634
+/* Message types to stamp: 15:0 L2 EtherType, 23:16 V1 control, 31:24 V2 */
+#define RXMTRL          0x0b634
 #define RXUDP           0x0b638
 
 /* BAR0 spans 128 KiB; the register file is indexed by dword. */

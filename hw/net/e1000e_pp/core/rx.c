@@ -7,17 +7,12 @@
  *
  * Invariant, kept by every path below and checked by the tests:
  * offered = delivered + missed + filtered + oversize + undersize +
- *           not_ready + dma_error + flushed +
+ *           not_ready + dma_error + flushed + errored +
  *           (frames waiting in the packet buffer)
  */
 #include <string.h>
 
 #include "internal.h"
-
-/* Long packets: RCTL.LPE=0 takes 1518 bytes with FCS, 1522 when tagged. */
-#define MAX_STD_FRAME   1518
-/* With LPE=1: E1000E_PP_MAX_LONG_FRAME (core.h, docs/fidelity.md). */
-#define MAX_LONG_FRAME  E1000E_PP_MAX_LONG_FRAME
 
 static const uint8_t zero_pad[ETH_ZLEN];
 
@@ -139,7 +134,7 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
     uint32_t rctl = REG(c, RCTL);
     size_t wire_len, max, strip = 0;
     uint8_t fcs[ETH_FCS_LEN];
-    bool tagged, fits;
+    bool tagged, fits, bad;
     unsigned needed, avail;
     uint32_t done = 0;
     RxFrame fr;
@@ -160,15 +155,7 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
     wire_len = (len < ETH_ZLEN ? ETH_ZLEN : len) + ETH_FCS_LEN;
     tagged = get_be16(frame + 12) == (REG(c, VET) & 0xffff) &&
              len >= ETH_HLEN + VLAN_HLEN;
-    max = ((rctl & RCTL_LPE) ? MAX_LONG_FRAME : MAX_STD_FRAME) +
-          (tagged ? VLAN_HLEN : 0);
-    if (wire_len > max) {
-        e1000e_pp_stats_rx_total(c, wire_len);
-        c->rxstat.oversize++;
-        e1000e_pp_stat_inc(c, ROC);
-        rx_trace(c, len, 0, "oversize");
-        return true;
-    }
+    max = e1000e_pp_rx_max_frame(c, tagged);
     /* A PAUSE frame acts on the transmitter; with RCTL.DPF it stops here. */
     if (e1000e_pp_pause_received(c, frame, len)) {
         e1000e_pp_stats_rx_total(c, wire_len);
@@ -183,6 +170,21 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
         rx_trace(c, len, 0, "filtered");
         return true;
     }
+    /* Length and frame errors count after the filters (errinj.c). */
+    if (wire_len > max && !e1000e_pp_rx_keep_long(c, wire_len)) {
+        e1000e_pp_stats_rx_total(c, wire_len);
+        c->rxstat.oversize++;
+        rx_trace(c, len, 0, "oversize");
+        return true;
+    }
+    if (e1000e_pp_errinj_drop(c)) {
+        e1000e_pp_stats_rx_total(c, wire_len);
+        c->rxstat.errored++;
+        rx_trace(c, len, 0, "frame error");
+        return true;
+    }
+    /* GPRC/GORC count good frames of a legal length only (§10.2.7). */
+    bad = wire_len > max || e1000e_pp_errinj_bits(c);
 
     /* VLAN strip (CTRL.VME): the tag goes to the descriptor, VP is set. */
     if (tagged && (REG(c, CTRL) & CTRL_VME)) {
@@ -200,6 +202,8 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
         rxframe_add(&fr, zero_pad, ETH_ZLEN - len);
     }
     e1000e_pp_rx_parse(c, frame, len, strip, &fr.info);
+    fr.info.errors |= e1000e_pp_errinj_bits(c);
+    e1000e_pp_timesync_rx(c, frame, len, &fr.info);
     if (!(rctl & RCTL_SECRC)) {
         /* The frame's own CRC-32, as on the wire: LSB first */
         uint32_t crc = e1000e_pp_crc32_update(E1000E_PP_CRC_INIT, frame,
@@ -207,7 +211,7 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
         if (len < ETH_ZLEN) {
             crc = e1000e_pp_crc32_update(crc, zero_pad, ETH_ZLEN - len);
         }
-        put_le32(fcs, ~crc);
+        put_le32(fcs, ~crc ^ e1000e_pp_errinj_fcs(c));
         rxframe_add(&fr, fcs, ETH_FCS_LEN);
     }
 
@@ -234,7 +238,9 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
          */
         bool complete;
 
-        e1000e_pp_stats_rx_good(c, frame, wire_len);
+        if (!bad) {
+            e1000e_pp_stats_rx_good(c, frame, wire_len);
+        }
         complete = e1000e_pp_rx_ring_move(c, &fr, &done);
         rx_moved(c, complete);
         rx_trace(c, len, needed, complete ? "delivered" : "part moved");
@@ -252,7 +258,9 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
     }
     if (e1000e_pp_pktbuf_room(c, wire_len)) {
         /* Counted as received once it is in the packet buffer. */
-        e1000e_pp_stats_rx_good(c, frame, wire_len);
+        if (!bad) {
+            e1000e_pp_stats_rx_good(c, frame, wire_len);
+        }
         e1000e_pp_pktbuf_push(c, &fr, wire_len, 0);
         rx_trace(c, len, 0, "held in packet buffer");
         e1000e_pp_schedule(c, WORK_RX);
@@ -270,6 +278,8 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
 /* A frame from the line; false if back-pressure leaves it upstream. */
 bool e1000e_pp_rx_wire(E1000EPPCore *c, const uint8_t *frame, size_t len)
 {
+    bool taken;
+
     c->rxstat.offered++;
     if (c->power != E1000E_PP_D0) {
         /* Asleep: only a wake filter listens; nothing is stored. */
@@ -289,11 +299,13 @@ bool e1000e_pp_rx_wire(E1000EPPCore *c, const uint8_t *frame, size_t len)
         /* Awake with APME: a wake filter match is only noted in WUS. */
         e1000e_pp_wake_event(c, e1000e_pp_wake_frame(c, frame, len));
     }
-    if (!rx_accept(c, frame, len, true)) {
+    frame = e1000e_pp_errinj_begin(c, frame, &len);
+    taken = rx_accept(c, frame, len, true);
+    e1000e_pp_errinj_end(c, taken);
+    if (!taken) {
         c->rxstat.offered--;    /* not taken: QEMU offers it again */
-        return false;
     }
-    return true;
+    return taken;
 }
 
 bool e1000e_pp_rx_loopback(E1000EPPCore *c, const uint8_t *frame,

@@ -117,9 +117,13 @@ void e1000e_pp_rx_parse(E1000EPPCore *c, const uint8_t *f, size_t len,
 {
     uint32_t rxcsum = REG(c, RXCSUM), mrqc = REG(c, MRQC);
     bool legacy = e1000e_pp_rx_format(c) == RX_LEGACY;
-    /* The hash is only worth computing where a descriptor reports it. */
-    bool rss = (mrqc & MRQC_ENABLE_MASK) == 1 && (rxcsum & RXCSUM_PCSD) &&
-               !legacy;
+    /*
+     * The hash is computed for the field types MRQC enables whatever
+     * MRQC.MRQE says: MRQE only picks queues (docs/fidelity.md; Linux's
+     * e1000e_setup_rss_hash writes 0x00370000 and reads the hash back).
+     * It is only worth computing where a descriptor reports it.
+     */
+    bool rss = (mrqc & MRQC_FIELDS) && (rxcsum & RXCSUM_PCSD) && !legacy;
     size_t l3 = ETH_HLEN, l4, l4len, iphl, pcss = rxcsum & 0xff;
     uint32_t pseudo;
     uint16_t type;
@@ -194,7 +198,7 @@ void e1000e_pp_rx_parse(E1000EPPCore *c, const uint8_t *f, size_t len,
         l4 = l3 + 40;
         l4len = paylen;
         info->hdr_len = (uint16_t)(l4 - strip_off);
-        if (rss && (mrqc & MRQC_IPV6)) {
+        if (rss && (mrqc & (MRQC_IPV6 | MRQC_IPV6EX))) {
             rss_set(c, info, RSS_TYPE_IPV6, f + l3 + 8, 32, NULL);
         }
         pseudo = e1000e_pp_csum_add(0, f + l3 + 8, 32);
@@ -205,7 +209,8 @@ void e1000e_pp_rx_parse(E1000EPPCore *c, const uint8_t *f, size_t len,
 
     if (proto == 6 && l4len >= 20) {
         info->hdr_len = (uint16_t)(l4 - strip_off + (f[l4 + 12] >> 4) * 4);
-        if (rss && (mrqc & (v4 ? MRQC_TCPIPV4 : MRQC_TCPIPV6))) {
+        if (rss && (mrqc & (v4 ? MRQC_TCPIPV4 :
+                                 MRQC_TCPIPV6 | MRQC_TCPIPV6EX))) {
             rss_set(c, info, v4 ? RSS_TYPE_TCPV4 : RSS_TYPE_TCPV6,
                     f + l3 + (v4 ? 12 : 8), v4 ? 8 : 32, f + l4);
         }

@@ -20,6 +20,7 @@
 #define TXD_DTYP_DATA   1
 #define TXD_POPTS_IXSM  (1u << 0)
 #define TXD_POPTS_TXSM  (1u << 1)
+#define TXD_EXTCMD_TSTAMP (1u << 4) /* data: stamp in TXSTMP (§7.8) */
 #define TUCMD_TCP       (1u << 0)
 #define TUCMD_IP        (1u << 1)   /* IPv4 (else IPv6) */
 #define TUCMD_TSE       (1u << 2)
@@ -94,6 +95,9 @@ static void tx_emit(E1000EPPCore *c, size_t len)
         len = ETH_ZLEN;
     }
     e1000e_pp_stats_tx_good(c, f, len + ETH_FCS_LEN);
+    if (p->tstamp) {
+        e1000e_pp_timesync_tx(c);
+    }
     if (e1000e_pp_loopback(c)) {
         /*
          * MAC or PHY loopback: back into our own packet buffer only; the
@@ -320,6 +324,7 @@ static bool tx_descriptor(E1000EPPCore *c, uint8_t *d, bool *ide)
         if (ext) {
             p->ixsm = d[13] & TXD_POPTS_IXSM;
             p->txsm = d[13] & TXD_POPTS_TXSM;
+            p->tstamp = d[12] & TXD_EXTCMD_TSTAMP;
             p->tse = (cmd & TXD_CMD_TSE) && (p->ctx.tucmd & TUCMD_TSE);
             if (p->tse && !tso_context_valid(c)) {
                 p->tse = false;
@@ -418,8 +423,8 @@ void e1000e_pp_tx_run(E1000EPPCore *c)
             return;
         }
         if (wb) {
-            /* §7.2.3: RS asks for DD in the descriptor's status byte. */
-            if (!e1000e_pp_tx_wb_queue(c, daddr + 12, d[12] | TXD_STA_DD)) {
+            /* §7.2.3: RS asks for DD (moderation.c writes it back). */
+            if (!e1000e_pp_tx_wb_queue(c, daddr, d)) {
                 return;     /* a held write-back failed to land */
             }
             wrote_back = true;

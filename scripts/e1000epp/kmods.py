@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""A kernel and its modules: module names and contents (compressed or
+not), .modinfo fields, the load order from modules.dep, and the release
+string of a bzImage."""
+
+import gzip
+import lzma
+import os
+import re
+import subprocess
+from pathlib import Path
+
+from .guestbase import GuestBuildError, run
+
+
+def module_name(path):
+    base = os.path.basename(str(path))
+    base = re.sub(r"\.ko(\.(xz|zst|gz))?$", "", base)
+    return base.replace("-", "_")
+
+
+def module_bytes(path):
+    """Contents of a module, decompressed."""
+    path = str(path)
+    if path.endswith(".xz"):
+        with lzma.open(path) as f:
+            return f.read()
+    if path.endswith(".gz"):
+        with gzip.open(path) as f:
+            return f.read()
+    if path.endswith(".zst"):
+        try:
+            return subprocess.run(["zstd", "-dc", path], check=True,
+                                  stdout=subprocess.PIPE).stdout
+        except (OSError, subprocess.CalledProcessError) as e:
+            raise GuestBuildError(f"cannot decompress {path}: {e}")
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def modinfo(data, key):
+    m = re.search(rb"(?:^|\0)" + key.encode() + rb"=([^\0]*)\0", data)
+    return m.group(1).decode(errors="replace") if m else None
+
+
+class ModuleTree:
+    """Modules of one kernel: an override directory searched first, then the
+    kernel's own tree with its modules.dep (made with depmod if missing)."""
+
+    def __init__(self, tree, release, override, log):
+        self.release = release
+        self.paths = {}
+        self.deps = {}
+        self.builtin = set()
+        self.log = log
+        if tree is not None:
+            self._load_tree(tree)
+        if override is not None:
+            for p in sorted(Path(override).rglob("*.ko*")):
+                if re.search(r"\.ko(\.(xz|zst|gz))?$", p.name):
+                    self.paths[module_name(p)] = p
+                    self.deps.pop(module_name(p), None)
+
+    def _load_tree(self, tree):
+        dep = tree / "modules.dep"
+        if not dep.exists():
+            root = tree.parent.parent.parent    # <root>/lib/modules/<rel>
+            self.log(f"guest: depmod for {self.release}")
+            run(["depmod", "-b", str(root), self.release],
+                 what=f"depmod -b {root} {self.release}")
+        for line in dep.read_text().splitlines():
+            mod, _, deps = line.partition(":")
+            name = module_name(mod)
+            self.paths[name] = tree / mod
+            self.deps[name] = [module_name(d) for d in deps.split()]
+        builtin = tree / "modules.builtin"
+        if builtin.exists():
+            self.builtin = {module_name(m)
+                            for m in builtin.read_text().split()}
+
+    def deps_of(self, name):
+        if name not in self.deps:
+            depends = modinfo(module_bytes(self.paths[name]), "depends")
+            self.deps[name] = [module_name(d) for d in
+                               (depends or "").split(",") if d]
+        return self.deps[name]
+
+    def load_order(self, name, order, seen):
+        """Append name's dependencies, then name, to order (paths)."""
+        if name in seen:
+            return
+        seen.add(name)
+        for dep in self.deps_of(name):
+            if dep not in self.paths:
+                if dep in self.builtin:
+                    continue
+                raise GuestBuildError(f"module {name} needs {dep}, which is "
+                                      "neither a module here nor built in")
+            self.load_order(dep, order, seen)
+        order.append(name)
+
+
+def bzimage_release(path):
+    """Kernel release string from a bzImage's setup header ("" when it
+    holds none), or None when the file is no bzImage."""
+    with open(path, "rb") as f:
+        data = f.read(0x10000)
+    if len(data) < 0x210 or data[0x202:0x206] != b"HdrS":
+        return None
+    off = int.from_bytes(data[0x20e:0x210], "little") + 0x200
+    text = data[off:off + 256].split(b"\0")[0].decode(errors="replace")
+    return text.split()[0] if text else ""

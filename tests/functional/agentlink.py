@@ -1,0 +1,125 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The in-guest agent's line protocol (guest/agent/agent.c) over the
+ttyS1 chardev socket: a request line, "D <text>" data lines, one "OK" or
+"ERR" terminator; every line in <report>/agent.log."""
+
+import secrets
+import socket
+import time
+
+from waits import HarnessError
+
+
+class AgentError(HarnessError):
+    """The agent answered ERR."""
+
+
+class Agent:
+    """Line protocol of guest/agent/agent.c over the ttyS1 chardev socket."""
+
+    def __init__(self, path, log_path, timeout=30):
+        self.log = open(log_path, "w")
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self.sock.connect(str(path))
+                break
+            except OSError as e:
+                if time.monotonic() >= deadline:
+                    raise HarnessError(f"cannot connect to the agent socket "
+                                       f"{path}: {e}")
+                time.sleep(0.05)
+        self.buf = b""
+
+    def _readline(self, deadline):
+        while b"\n" not in self.buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise HarnessError("agent did not answer in time")
+            self.sock.settimeout(left)
+            try:
+                chunk = self.sock.recv(65536)
+            except socket.timeout:
+                continue
+            if not chunk:
+                raise HarnessError("agent connection closed")
+            self.buf += chunk
+        line, _, self.buf = self.buf.partition(b"\n")
+        text = line.decode(errors="replace").rstrip("\r")
+        self.log.write(f"{time.time():.3f} < {text}\n")
+        self.log.flush()
+        return text
+
+    def request(self, line, timeout=60):
+        """Send one request; return (data lines, terminator words)."""
+        self.send(line)
+        return self.collect(line, timeout)
+
+    def send(self, line):
+        """Send a request without waiting (collect() reads its answer):
+        for verbs that wait for something the host does next."""
+        self.log.write(f"{time.time():.3f} > {line}\n")
+        self.sock.sendall(line.encode() + b"\n")
+
+    def collect(self, line, timeout=60):
+        """The answer to the request `line` sent with send()."""
+        deadline = time.monotonic() + timeout
+        data = []
+        while True:
+            text = self._readline(deadline)
+            if text.startswith("D "):
+                data.append(text[2:])
+            elif text == "D":
+                data.append("")
+            elif text.startswith("OK"):
+                return data, text[2:].strip()
+            elif text.startswith("ERR"):
+                raise AgentError(f"agent: {line!r} -> {text}\n" +
+                                 "\n".join(data))
+            # anything else is line noise from before the agent started
+
+    def hello(self, timeout=60, retry=2.0):
+        """Handshake; resent every `retry` s, since bytes that reach ttyS1
+        before the agent has opened it are lost (or arrive mangled)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            token = secrets.token_hex(4)
+            self.log.write(f"{time.time():.3f} > HELLO {token}\n")
+            self.sock.sendall(f"HELLO {token}\n".encode())
+            attempt = min(deadline, time.monotonic() + retry)
+            try:
+                while True:
+                    text = self._readline(attempt)
+                    if text.startswith(f"OK HELLO {token}"):
+                        return text
+            except HarnessError:
+                if time.monotonic() >= deadline:
+                    raise HarnessError(f"agent did not answer HELLO in "
+                                       f"{timeout} s")
+
+    def sh(self, command, timeout=60, check=True):
+        """Run command in the guest; return (rc, output)."""
+        data, term = self.request(f"SHT {int(timeout)} {command}",
+                                  timeout=timeout + 30)
+        rc = int(term.split("rc=")[1].split()[0])
+        out = "\n".join(data)
+        if check and rc != 0:
+            raise HarnessError(f"guest command {command!r} exit {rc}:\n{out}")
+        return rc, out
+
+    def kv(self, line, timeout=60):
+        """A request whose OK line is key=value pairs; returns a dict."""
+        _, term = self.request(line, timeout=timeout)
+        out = {}
+        for word in term.split():
+            key, sep, value = word.partition("=")
+            if sep:
+                out[key] = int(value) if value.isdigit() else value
+        return out
+
+    def close(self):
+        try:
+            self.sock.close()
+        finally:
+            self.log.close()
