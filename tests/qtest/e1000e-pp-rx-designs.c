@@ -5,7 +5,8 @@
  * device produces since issue 10: a ring running dry at each chunk of a
  * frame, a jumbo frame split across polls, every injected frame error on
  * the jumbo, packet-split and multi-buffer paths, and a frame longer
- * than the buffer at MTU 1500 with RCTL.SBP (FLAG2_IS_DISCARDING).
+ * than the buffer at MTU 1500 with RCTL.SBP (FLAG2_IS_DISCARDING; also
+ * on the packet-split path at MTU 9000).
  *
  * Paths:
  *   pagepool     page-pool design, multi-buffer frames of 2 KB chunks
@@ -479,6 +480,47 @@ static void sbp_long(const char *model, const void *opaque)
     rx_stop(rx);
 }
 
+/*
+ * Given the stock design at MTU 9000 with packet split (128-byte header
+ * buffer, three 4 KB pages: 12416 bytes per descriptor) and RCTL.SBP,
+ * when a 14000-byte frame (longer than the LPE limit, stored with SBP)
+ * and a good 1000-byte frame arrive, then e1000_clean_rx_irq_ps
+ * discards the long one over its 2 descriptors (the header skbs freed,
+ * the pages left posted) and delivers the good one from descriptor 2;
+ * no buffer leaks, nothing is written past a buffer.
+ *
+ * stock e1000e stores the long frame the same way.
+ */
+static void sbp_split_discards(const char *model, const void *opaque)
+{
+    EppRxSetup s = path_setup(STOCK_SPLIT);
+    g_autofree EppRxFrame *f = g_new0(EppRxFrame, 1);
+    g_autofree uint8_t *big = g_malloc(14000);
+    uint8_t good[GOOD_LEN];
+    unsigned nudges = 0;
+    EppRx *rx;
+
+    s.rxall = true;
+    rx = rx_start(model, &s);
+    frame_fill(big, 14000, false, 1);
+    frame_fill(good, sizeof(good), false, 2);
+    e1000epp_inject(rx->d, big, 14000);
+    e1000epp_inject(rx->d, good, sizeof(good));
+    wait_arrived(rx, 2);
+    g_assert_true(poll_until(rx, f, 0, &nudges));
+    g_assert_cmpuint(rx->discarded_descs, ==, 2);
+    g_assert_cmpuint(rx->overruns, ==, 0);
+    g_assert_cmpuint(f->first_desc, ==, 2);
+    g_assert_cmpmem(f->data, f->len, good, sizeof(good));
+    epp_rx_release(rx, f);
+    epp_rx_refill(rx);
+    epp_rx_check_pool(rx);
+    epp_rx_stats_update(rx);
+    g_assert_cmpuint(rx->tpr, ==, 2);
+    g_assert_cmpuint(rx->roc, ==, is_stock(model) ? 0 : 1);
+    rx_stop(rx);
+}
+
 void rx_designs_add_cases(void)
 {
     /* chained: ceil(chunks / k) polls, a tail write after all but one */
@@ -529,4 +571,6 @@ void rx_designs_add_cases(void)
 
         e1000epp_add_case(name, sbp_long, &sbp[i]);
     }
+    e1000epp_add_case("rx/designs/sbp_long/stock_split", sbp_split_discards,
+                      NULL);
 }

@@ -12,7 +12,10 @@
  * the frame fits, 4096 above), frames chained over descriptors.  The
  * FLAG2_DMA_BURST defaults decide when descriptors become visible (the
  * ring's dma_burst timing), and the tail moves every 16 descriptors, as
- * E1000_RX_BUFFER_WRITE makes it.
+ * E1000_RX_BUFFER_WRITE makes it; cleaning per descriptor (per_desc),
+ * the jumbo path moves it once per refill batch, to next_to_use - 1, as
+ * e1000_alloc_jumbo_rx_buffers does (the whole-frame ring keeps the
+ * every-16th policy there, which the published-table scenarios measure).
  */
 
 #include "qemu/osdep.h"
