@@ -258,6 +258,7 @@ static void add_tests(void)
     rx_add_published_table_cases();
     rx_add_dma_cost_cases();
     rx_add_frame_error_cases();
+    rx_designs_add_cases();
     e1000epp_add_scenarios(scenarios, ARRAY_SIZE(scenarios));
 }
 

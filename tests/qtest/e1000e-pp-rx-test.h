@@ -84,6 +84,9 @@ void rx_blocked_data_write_is_posted(const char *model);
 void rx_null_descriptor_skipped(const char *model);
 void rx_fetch_limit_set_at_run_time(const char *model);
 
+/* Designs cleaning per descriptor (e1000e-pp-rx-designs.c) */
+void rx_designs_add_cases(void);
+
 /* The published page-pool table (e1000e-pp-rx-table.c) */
 /* One design's published cell: pieces / truesize / density range */
 typedef struct PubCell {

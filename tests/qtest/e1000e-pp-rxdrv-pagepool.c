@@ -273,8 +273,47 @@ static void pp_check(EppRx *rx)
     g_assert_cmpuint(n[EPP_CHUNK_HELD], ==, pp->n_held_chunks);
     g_assert_cmpuint(n[0] + n[1] + n[2], ==, pp->nchunks);
     g_assert_cmpuint(in_slots, ==, pp->n_posted_chunks);
-    /* Between frames nothing is held */
-    g_assert_cmpuint(pp->n_held_chunks, ==, 0);
+    /* Between frames nothing is held but the frame being built */
+    g_assert_cmpuint(pp->n_held_chunks, ==,
+                     rx->chain ? rx->chain->ndesc : 0);
+}
+
+/* Multi-buffer frames: a frame is built from 2 KB pieces across polls */
+static bool pp_chains(EppRx *rx)
+{
+    return true;
+}
+
+/* The chunk leaves its slot, held by the frame being built */
+static void pp_chain_add(EppRx *rx, unsigned i, EppRxFrame *chain)
+{
+    EppPagePool *pp = rx->design;
+    EppRxBuf *b = &rx->slot[i].buf[0];
+
+    g_assert(b->region && b->chunk >= 0);
+    rx->dma_syncs++;
+    chunk_set(pp, b->chunk, EPP_CHUNK_HELD);
+    pp->chunk_owner[b->chunk] = chain->seq;
+    pp->chain_last = b->chunk;
+    b->chunk = -1;
+    b->region = 0;
+}
+
+/* As pp_frame_done: an FCS-only last piece goes straight back */
+static void pp_chain_done(EppRx *rx, EppRxFrame *f)
+{
+    EppPagePool *pp = rx->design;
+
+    if (f->pieces_kept < f->ndesc) {
+        chunk_set(pp, pp->chain_last, EPP_CHUNK_FREE);
+    }
+    f->truesize = f->pieces_kept * pp->chunk_truesize + EPP_PP_SKB;
+}
+
+/* A frame error on the EOP: every piece of the frame back to the pool */
+static void pp_chain_drop(EppRx *rx, EppRxFrame *chain)
+{
+    pp_release(rx, chain);
 }
 
 const EppRxDesignOps epp_rx_pagepool_ops = {
@@ -289,5 +328,9 @@ const EppRxDesignOps epp_rx_pagepool_ops = {
     .published_cost = pp_published_cost,
     .release = pp_release,
     .check = pp_check,
+    .chains = pp_chains,
+    .chain_add = pp_chain_add,
+    .chain_done = pp_chain_done,
+    .chain_drop = pp_chain_drop,
     .destroy = pp_destroy,
 };

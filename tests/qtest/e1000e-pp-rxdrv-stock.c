@@ -12,7 +12,10 @@
  * the frame fits, 4096 above), frames chained over descriptors.  The
  * FLAG2_DMA_BURST defaults decide when descriptors become visible (the
  * ring's dma_burst timing), and the tail moves every 16 descriptors, as
- * E1000_RX_BUFFER_WRITE makes it.
+ * E1000_RX_BUFFER_WRITE makes it; cleaning per descriptor (per_desc),
+ * the jumbo path moves it once per refill batch, to next_to_use - 1, as
+ * e1000_alloc_jumbo_rx_buffers does (the whole-frame ring keeps the
+ * every-16th policy there, which the published-table scenarios measure).
  */
 
 #include "qemu/osdep.h"
@@ -37,6 +40,10 @@ typedef struct EppStock {
     unsigned copybreak;
     bool copybreak_sync;        /* EPP_CB_SYNC */
     bool *copied;               /* per first descriptor of a frame */
+    /* per_desc jumbo: the pages of rx_skb_top, off their slots */
+    EppRxBuf held[EPP_RX_MAX_PIECES];
+    unsigned nheld;
+    bool batch_filled;          /* per_desc jumbo: tail policy */
 } EppStock;
 
 bool epp_rx_stock_copied(EppRx *rx, const EppRxFrame *f)
@@ -99,9 +106,20 @@ static void stock_start(EppRx *rx)
     rx->design = st;
 }
 
+static void free_held(EppRx *rx)
+{
+    EppStock *st = rx->design;
+
+    while (st->nheld) {
+        epp_rx_buf_free(rx, &st->held[--st->nheld]);
+    }
+}
+
 static void stock_destroy(EppRx *rx)
 {
     EppStock *st = rx->design;
+
+    free_held(rx);
 
     g_free(st->copied);
     g_free(st);
@@ -160,6 +178,22 @@ static bool stock_fill_slot(EppRx *rx, unsigned i)
  */
 static void stock_tail(EppRx *rx, int i)
 {
+    if (rx->s.per_desc && is_jumbo(rx)) {
+        /*
+         * e1000_alloc_jumbo_rx_buffers: once per batch, to the last
+         * descriptor it filled (next_to_use - 1), not past it
+         */
+        EppStock *st = rx->design;
+
+        if (i >= 0) {
+            st->batch_filled = true;
+        } else if (st->batch_filled) {
+            st->batch_filled = false;
+            epp_rx_write_tail(rx, (rx->next_to_use + rx->count - 1) %
+                              rx->count);
+        }
+        return;
+    }
     if (i >= 0 && !(i & (EPP_STOCK_WRITE - 1))) {
         epp_rx_write_tail(rx, i);
     }
@@ -295,6 +329,64 @@ static void stock_published_cost(EppRx *rx, const EppRxFrame *f,
     }
 }
 
+/* e1000_clean_jumbo_rx_irq builds frames over descriptors; the rest not */
+static bool stock_chains(EppRx *rx)
+{
+    return is_jumbo(rx);
+}
+
+/* A jumbo descriptor: its page is unmapped and goes to rx_skb_top */
+static void stock_chain_add(EppRx *rx, unsigned i, EppRxFrame *chain)
+{
+    EppStock *st = rx->design;
+    EppRxBuf *b = &rx->slot[i].buf[0];
+
+    g_assert_cmpuint(st->nheld, <, EPP_RX_MAX_PIECES);
+    rx->dma_unmaps++;
+    b->mapped = false;
+    st->held[st->nheld++] = *b;
+    b->region = 0;
+}
+
+/* The chain went up the stack: its pages with it (PAGE_SIZE each) */
+static void stock_chain_done(EppRx *rx, EppRxFrame *f)
+{
+    EppStock *st = rx->design;
+
+    g_assert_cmpuint(st->nheld, ==, f->ndesc);
+    st->copied[f->first_desc] = false;
+    f->truesize = EPP_STOCK_PS_HEAD + f->ndesc * EPP_PP_PAGE;
+    free_held(rx);
+}
+
+/* dev_kfree_skb_irq(rx_skb_top): the chain's pages are freed */
+static void stock_chain_drop(EppRx *rx, EppRxFrame *chain)
+{
+    free_held(rx);
+}
+
+unsigned epp_rx_stock_held(EppRx *rx)
+{
+    EppStock *st = rx->design;
+
+    g_assert(rx->ops == &epp_rx_stock_ops);
+    return st->nheld;
+}
+
+/* Every buffer is on a slot or in the chain being built */
+static void stock_check(EppRx *rx)
+{
+    EppStock *st = rx->design;
+    unsigned in_slots = 0, i, j;
+
+    for (i = 0; i < rx->count; i++) {
+        for (j = 0; j < rx->slot[i].nbuf; j++) {
+            in_slots += rx->slot[i].buf[j].region != 0;
+        }
+    }
+    g_assert_cmpuint(rx->live_bufs, ==, in_slots + st->nheld);
+}
+
 const EppRxDesignOps epp_rx_stock_ops = {
     .name = "stock",
     .configure = stock_configure,
@@ -306,6 +398,10 @@ const EppRxDesignOps epp_rx_stock_ops = {
     .frame_done = stock_frame_done,
     .frame_error = stock_frame_error,
     .published_cost = stock_published_cost,
-    .check = epp_rx_check_bufs,
+    .check = stock_check,
+    .chains = stock_chains,
+    .chain_add = stock_chain_add,
+    .chain_done = stock_chain_done,
+    .chain_drop = stock_chain_drop,
     .destroy = stock_destroy,
 };

@@ -91,6 +91,22 @@ typedef struct EppRxSetup {
     bool no_packet_split;       /* stock above 1500: the jumbo path */
     bool sbp;                   /* RCTL.SBP: the device stores bad frames */
     bool rxall;                 /* NETIF_F_RXALL: SBP, bad frames kept */
+    /*
+     * Clean descriptor by descriptor as Linux does (e1000e-pp-rxdrv-
+     * clean.c): a frame is built across polls (stock jumbo path,
+     * page-pool multi-buffer) or, where the design takes one buffer per
+     * frame, a descriptor without EOP starts FLAG2_IS_DISCARDING; the
+     * ring refills (and moves the tail) as it cleans.  Off: a frame is
+     * taken only once every descriptor to its EOP has DD.
+     */
+    bool per_desc;
+    /*
+     * A write-back longer than the buffer's mapping, and poison written
+     * outside the reported bytes, are counted (EppRx.overruns,
+     * poison_hits) instead of failing: for scenarios that show a
+     * design's buffers are too small for what the device may store.
+     */
+    bool tolerate_overrun;
 } EppRxSetup;
 
 #define EPP_RX_MAX_PIECES   64
@@ -170,6 +186,18 @@ typedef struct EppRx {
      * for the device), counted where that code makes them.
      */
     uint64_t dma_maps, dma_unmaps, dma_syncs;
+    /* RDT writes the driver made (tail policy), from epp_rx_new on */
+    uint64_t tail_writes;
+
+    /* Per-descriptor cleaning (s.per_desc) */
+    EppRxFrame *chain;          /* rx_skb_top / the multi-buffer frame */
+    bool discarding;            /* FLAG2_IS_DISCARDING */
+    unsigned cleaned;           /* descriptors cleaned, not yet refilled */
+    uint64_t polls;             /* poll calls that cleaned something */
+    uint64_t discarded_descs;   /* descriptors dropped while discarding */
+    uint64_t chain_drops;       /* partial frames freed by a frame error */
+    uint64_t overruns;          /* write-backs longer than the mapping */
+    uint64_t poison_hits;       /* bytes written outside reported ones */
 } EppRx;
 
 /*
@@ -214,6 +242,21 @@ struct EppRxDesignOps {
     void (*release)(EppRx *rx, EppRxFrame *f);
     /* Every buffer is in exactly one place; counts agree */
     void (*check)(EppRx *rx);
+    /*
+     * Per-descriptor cleaning (EppRxSetup.per_desc).  chains: true if
+     * this ring builds a frame over several descriptors and keeps it
+     * across polls; false if a frame must fit one descriptor (a
+     * descriptor without EOP starts discarding).  chain_add: slot i's
+     * buffers leave the slot and join the frame being built;
+     * chain_done: that frame is complete (its buffers go up with it,
+     * truesize); chain_drop: a frame error on the EOP frees the frame
+     * being built.  Single-descriptor frames and dropped descriptors
+     * use frame_done and frame_error with ndesc = 1.
+     */
+    bool (*chains)(EppRx *rx);
+    void (*chain_add)(EppRx *rx, unsigned i, EppRxFrame *chain);
+    void (*chain_done)(EppRx *rx, EppRxFrame *f);
+    void (*chain_drop)(EppRx *rx, EppRxFrame *chain);
     /* Free the design's state (may be NULL) */
     void (*destroy)(EppRx *rx);
 };
@@ -240,6 +283,18 @@ EppRxBuf epp_rx_buf_alloc(EppRx *rx, uint32_t headroom, uint32_t map_len,
 void epp_rx_buf_free(EppRx *rx, EppRxBuf *b);
 /* check for designs whose buffers all come from epp_rx_buf_alloc */
 void epp_rx_check_bufs(EppRx *rx);
+/* Buffers a design holds off the slots (stock: its chain's pages) */
+unsigned epp_rx_stock_held(EppRx *rx);
+
+/* Frame assembly, shared by both cleaners (e1000e-pp-rxdrv.c) */
+void epp_rx_frame_reset(EppRx *rx, EppRxFrame *f, unsigned first);
+/* Append descriptor i (written back as w) to f: bytes, lengths, status */
+void epp_rx_frame_add_desc(EppRx *rx, EppRxFrame *f, unsigned i,
+                           const EppRxWb *w);
+/* All descriptors are in: pieces kept, software FCS strip, data */
+void epp_rx_frame_finish(EppRx *rx, EppRxFrame *f);
+/* Per-descriptor cleaning: one poll, up to the next frame (clean.c) */
+bool epp_rx_clean_poll(EppRx *rx, EppRxFrame *f);
 
 /* Page-pool state, for scenarios and the report */
 typedef enum EppChunkState {
@@ -260,6 +315,7 @@ typedef struct EppPagePool {
     unsigned n_posted_chunks, n_held_chunks;
     size_t buf_len;             /* libeth buf_len */
     size_t chunk_truesize;      /* libeth truesize of one chunk */
+    unsigned chain_last;        /* per_desc: last chunk of the frame */
 } EppPagePool;
 
 EppPagePool *epp_rx_pagepool(EppRx *rx);
