@@ -337,6 +337,20 @@ static void note_write(Harness *h, uint64_t addr, size_t len)
     if (in_buffer(h, addr, len)) {
         return;
     }
+    /*
+     * A whole Tx descriptor (WTHRESH >= 1) looks like an Rx write-back
+     * where the guest lays both rings over the same memory: it is Tx's
+     * when Tx holds that unit and Rx does not.
+     */
+    if (len == 16 && addr % 16 == 0 && addr < GUEST_MEM) {
+        Unit *u = &h->units[addr / 16];
+
+        if (u->tx_fetched && u->tx_posted &&
+            !(u->rx_fetched && u->rx_posted)) {
+            tx_write_back(h, addr, len);
+            return;
+        }
+    }
     /* Rx write-back: whole units of the ring, one or several at once */
     if (rx_units(h, addr, len)) {
         for (off = 0; off < len; off += 16) {
