@@ -455,6 +455,8 @@ def write_report(report_dir, meta, results, baseline_dir=None):
         text += "\n" + changes_text(changes, baseline_dir)
         moved = "" if cost_moved is None else \
             "\n" + matrix_cost.changes_text(cost_moved)
+        cov = matrix_diag.baseline_text(results, base)
+        moved += "\n" + cov if cov else ""
         text += moved
         with open(os.path.join(report_dir, "changes.txt"), "w") as f:
             f.write(changes_text(changes, baseline_dir) + moved + "\n")

@@ -255,6 +255,23 @@ def check_required(results, required):
             f"{', '.join(miss)}")
 
 
+def baseline_text(results, baseline):
+    """The situations this run reached that the baseline did not, and the
+    other way round; the change in DMA faults."""
+    base = baseline.get("cells", [])
+    _, now = run_coverage(results)
+    known, before = run_coverage(base)
+    if not known:
+        return ""
+    gained = sorted(set(now) - set(before))
+    lost = sorted(set(before) - set(now))
+    f0 = sum(len(r.get("faults") or []) for r in base)
+    f1 = sum(len(r.get("faults") or []) for r in results)
+    return (f"coverage against the baseline: newly reached "
+            f"{', '.join(gained) or '(none)'}; no longer reached "
+            f"{', '.join(lost) or '(none)'}; DMA faults {f0} -> {f1}")
+
+
 def grid_suffix(r):
     n = len(r.get("faults") or [])
     return f" F{n}" if n else ""

@@ -128,6 +128,21 @@ def test_reports_carry_faults_coverage_and_the_cost_figure(tmp_path):
     assert "<tr class='never'><th>fcs-straddle</th>" in page
 
 
+def test_baseline_lists_situations_gained_and_lost(tmp_path):
+    base = tmp_path / "base"
+    os.makedirs(base)
+    matrix.write_json(str(base / "results.json"), {"meta": {}, "cells": [
+        _cell("mtu1500-strip-msix-noiommu", {"tso": 1, "rnbc": 2})]})
+    now = tmp_path / "now"
+    os.makedirs(now)
+    text, _ = matrix.write_report(str(now), {}, [
+        _cell("mtu1500-strip-msix-noiommu", {"tso": 1, "mpc": 1},
+              [{"sentence": "x"}])], str(base))
+    assert "coverage against the baseline: newly reached mpc; no longer " \
+        "reached rnbc; DMA faults 0 -> 1" in text
+    assert "newly reached mpc" in (now / "changes.txt").read_text()
+
+
 def _shard(tmp_path, hit):
     d = tmp_path / "shard"
     os.makedirs(d / "cells", exist_ok=True)
