@@ -95,6 +95,7 @@ void test_cover_ring_dry_split_polls_and_wb_flushes(void)
     CHECK_EQ(sit(f, SIT_SPLIT_POLLS), 0);
     fake_step(f, 10 * 1024);
     CHECK_EQ(sit(f, SIT_WB_TIMER), 1);
+    CHECK_EQ(sit(f, SIT_SPLIT_POLLS), 1);           /* now the poll sees */
     fake_free(f);
 
     /* WTHRESH 3, RDTR 10: 5004 bytes are 3 descriptors, one burst. */

@@ -222,7 +222,7 @@ typedef struct E1000EPPDmaFault {
 typedef enum E1000EPPSituation {
     SIT_FCS_STRADDLE,        /* kept FCS split over two buffers */
     SIT_FCS_ALONE,           /* the last buffer holds the FCS only */
-    SIT_SPLIT_POLLS,         /* non-EOP descriptors written back, EOP not */
+    SIT_SPLIT_POLLS,         /* non-EOP descriptors written, EOP not yet */
     SIT_RING_DRY_MIDFRAME,   /* no descriptor left part-way into a frame */
     SIT_RNBC,                /* a frame arrived with RDH == RDT */
     SIT_MPC,                 /* the packet buffer overflowed */

@@ -252,6 +252,10 @@ void e1000e_pp_delay_fired(E1000EPPCore *c, E1000EPPTimer timer)
                                                p->absolute_stat);
     if (p == &rx_delay && c->rxwb.count) {
         e1000e_pp_cover(c, SIT_WB_TIMER);
+        /* A frame part-way out: its first descriptors go before its EOP. */
+        if (c->pktbuf.count && c->pktbuf.q[c->pktbuf.head].done) {
+            e1000e_pp_cover(c, SIT_SPLIT_POLLS);
+        }
     }
     delay_flush(c, p);
 }
