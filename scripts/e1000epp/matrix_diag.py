@@ -163,7 +163,9 @@ def diagnose(faults, delivered0, frames, dmesg_lines, iommu=False):
     for f in faults:
         ring = "Rx ring 0" if f["what"].startswith("rx") else "Tx ring 0"
         d = dict(f, ring=ring, peer=None, dmesg=None)
-        if f["what"].startswith("rx") and f["frame"]:
+        # Only a data write belongs to one frame for sure (a write-back
+        # may carry an earlier frame's descriptors, a fetch none).
+        if f["what"] == "rx-data" and f["frame"]:
             k = f["frame"] - delivered0
             if 1 <= k <= len(frames):
                 d["peer"] = f"the peer's frame #{k} of the cell: " + \
