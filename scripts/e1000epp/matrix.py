@@ -35,7 +35,7 @@ import time
 import xml.etree.ElementTree as ET
 from collections import OrderedDict
 
-from . import matrix_cost
+from . import matrix_cost, matrix_diag
 
 MTUS = (1500, 1501, 2026, 2027, 4074, 4075, 4096, 4097, 8192, 9000, 9212)
 CRCS = ("strip", "keep", "rxfcs")
@@ -284,6 +284,7 @@ def summary_table(results, changes=None):
                 mark += "*"
             if r:
                 mark += matrix_cost.grid_suffix(r)
+                mark += matrix_diag.grid_suffix(r)
             line.append(mark)
         lines.append(line)
     widths = [max(len(str(x[i])) for x in [header] + lines)
@@ -310,7 +311,8 @@ def write_junit(path, results, suite="e1000e-pp.matrix"):
     for r in results:
         tc = ET.SubElement(ts, "testcase", classname=suite, name=r["cell"],
                            time="%.1f" % r["seconds"])
-        props = matrix_cost.junit_properties(r)
+        props = matrix_cost.junit_properties(r) + \
+            matrix_diag.junit_properties(r)
         if props:
             pe = ET.SubElement(tc, "properties")
             for k, v in props:
@@ -384,7 +386,9 @@ def write_html(path, meta, results, changes=None, cost_moved=None):
                       "pass")
             out.append(f"<td class='{cls}' data-cell='{e(r['cell'])}' "
                        f"title='{title}'><a href='cells/{e(r['cell'])}/"
-                       f"index.html'>{MARK[r['status']]}</a></td>")
+                       f"index.html'>{MARK[r['status']]}</a>"
+                       f"{e(matrix_cost.grid_suffix(r))}"
+                       f"{e(matrix_diag.grid_suffix(r))}</td>")
         out.append("</tr>")
     out.append("</table>")
     if changes:
@@ -393,6 +397,7 @@ def write_html(path, meta, results, changes=None, cost_moved=None):
                 for c, (b, a) in changes.items()]
         out.append("</ul>")
     out.append(matrix_cost.html_section(results, cost_moved))
+    out.append(matrix_diag.html_section(results))
     bad = [r for r in results if r["status"] != PASS]
     if bad:
         out.append("<h2>Failures</h2>")
@@ -443,10 +448,15 @@ def write_report(report_dir, meta, results, baseline_dir=None):
     text = summary_table(results, changes) + "\n" + totals_line(results)
     if matrix_cost.measured(results):
         text += "\n" + matrix_cost.table(results)
+    diag = matrix_diag.text_section(results)
+    if diag:
+        text += "\n" + diag
     if baseline_dir:
         text += "\n" + changes_text(changes, baseline_dir)
         moved = "" if cost_moved is None else \
             "\n" + matrix_cost.changes_text(cost_moved)
+        cov = matrix_diag.baseline_text(results, base)
+        moved += "\n" + cov if cov else ""
         text += moved
         with open(os.path.join(report_dir, "changes.txt"), "w") as f:
             f.write(changes_text(changes, baseline_dir) + moved + "\n")

@@ -14,6 +14,8 @@ traffic and collects its evidence into cells/<name>/:
   device.json      the device's own counters over QMP (qom-get nic0)
   interrupts.txt   /proc/interrupts lines of eth0
   tcpsink.log      every TCP segment the peer's sink saw
+  diag.json        the DMA faults diagnosed (matrix_diag.py) and the
+                   datapath situations the device produced in the cell
   cost.json        with --cost: the window's guest instructions (TCG
                    plugin), IOTLB invalidations and per-packet figures
                    (cost.py, docs/cost.md)
@@ -25,7 +27,7 @@ import re
 import sys
 import time
 
-from . import cost, matrix, paths
+from . import cost, matrix, matrix_diag, paths
 
 sys.path.insert(0, os.path.join(paths.REPO, "tests", "functional"))
 import harness  # noqa: E402  (tests/functional/harness.py)
@@ -435,13 +437,15 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None):
         tlog_f.flush()
 
     status, reason = matrix.PASS, ""
-    metrics = None
+    metrics = coverage = None
+    faults = []
     try:
         vm.peer.command(f"PCAP {os.path.join(cell_dir, 'peer.pcap')}")
         configure(vm, g, cell, tlog)
         check_irq_mode(vm, cell, checks, cell_dir)
         stats0 = ethtool_stats(vm)
         dev0 = read_device(vm)
+        diag0 = read_qom(vm, matrix_diag.QOM_START)
         raw, buf = measured_traffic(vm, cell, 0x10000 + index * 16, checks,
                                     cell_dir, tlog, window)
         stats1 = ethtool_stats(vm)
@@ -467,6 +471,13 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None):
                 checks.eq(f"ethtool -S {k} unchanged",
                           stats1[k] - stats0.get(k, 0), 0)
         scan_dmesg(vm, g, cell_dir, checks)
+        faults, coverage = matrix_diag.cell_end(
+            diag0, read_qom(vm, matrix_diag.QOM_END), cell_dir,
+            harness.PEER_MAC, cell.iommu != "noiommu")
+        for d in faults:
+            checks.true("DMA fault", False, d["sentence"])
+        matrix.write_json(os.path.join(cell_dir, "diag.json"),
+                          {"faults": faults, "coverage": coverage})
         fails = checks.failures()
         if fails:
             status, reason = matrix.FAIL, "\n".join(fails)
@@ -488,6 +499,10 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None):
            "evidence": sorted(os.listdir(cell_dir))}
     if metrics is not None:
         out["cost"] = metrics
+    if faults:
+        out["faults"] = faults
+    if coverage is not None:
+        out["coverage"] = coverage
     return out
 
 

@@ -3,7 +3,7 @@
 
     ./e1000e-pp run [--matrix default|reduced|copybreak] [--only PATTERNS]
                     [--shard I/N] [--baseline DIR] [--list] [--cost]
-                    [--json FILE]
+                    [--json FILE] [--require-coverage LIST]
                     [--device e1000e-pp|e1000e] [--report DIR]
     ./e1000e-pp merge --report OUT SHARD_DIR...
 """
@@ -13,7 +13,7 @@ import os
 import sys
 import time
 
-from . import cost, matrix, paths
+from . import cost, matrix, matrix_diag, paths
 from .progress import StepError
 
 
@@ -39,6 +39,10 @@ def add_run_arguments(p):
     p.add_argument("--json", metavar="FILE",
                    help="also write every cell's result and cost figures "
                    "as JSON to FILE ('-': standard output)")
+    p.add_argument("--require-coverage", metavar="LIST",
+                   help="comma-separated datapath situations "
+                   "(docs/coverage.md) the run must reach; the run fails "
+                   "naming each one no cell hit")
     from . import userkernel
     userkernel.add_arguments(p)
 
@@ -51,6 +55,7 @@ def before_setup(args):
         return False
     select_cells(args)
     _check_baseline(args.baseline)
+    _check_required(args)
     if args.json and args.json != "-" and not os.path.isdir(
             os.path.dirname(os.path.abspath(args.json))):
         raise StepError(f"--json {args.json!r}: its directory does not "
@@ -80,6 +85,9 @@ def add_merge_arguments(p):
                    help="an earlier report to compare the merged one to")
     p.add_argument("shards", nargs="+", metavar="SHARD_DIR",
                    help="reports written by run --shard I/N")
+    p.add_argument("--require-coverage", metavar="LIST",
+                   help="comma-separated datapath situations the merged "
+                   "run must reach (docs/coverage.md)")
 
 
 def _error(e):
@@ -107,6 +115,36 @@ def select_cells(args):
     return cells, shard
 
 
+def _check_required(args):
+    """--require-coverage names, checked against the device's list."""
+    text = getattr(args, "require_coverage", None)
+    if text is None:
+        return []
+    names = matrix_diag.parse_required(text)
+    bad = matrix_diag.unknown(names)
+    if not names or bad:
+        raise StepError(f"--require-coverage {text!r}: "
+                        + (f"unknown situation {', '.join(bad)}" if bad
+                           else "no situation named"),
+                        "bad matrix option",
+                        "known: " + ", ".join(matrix_diag.SITUATIONS))
+    return names
+
+
+def _coverage_verdict(args, results):
+    """0, or 1 with a message when a required situation was missed."""
+    names = _check_required(args)
+    if not names:
+        return 0
+    msg = matrix_diag.check_required(results, names)
+    if msg:
+        print(msg, file=sys.stderr)
+        return 1
+    print(f"--require-coverage: all {len(names)} required situations "
+          "reached")
+    return 0
+
+
 def _check_baseline(path):
     if path:
         try:
@@ -118,6 +156,7 @@ def _check_baseline(path):
 def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
     cells, shard = select_cells(args)
     _check_baseline(args.baseline)
+    _check_required(args)
     groups = matrix.plan(cells)
     if args.list:
         for key, group in groups:
@@ -196,7 +235,7 @@ def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
     write_json(args.json, meta, results)
     failed = sum(r["status"] != matrix.PASS for r in results)
     print(f"{len(results) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+    return _coverage_verdict(args, results) or (1 if failed else 0)
 
 
 def write_json(dest, meta, results):
@@ -206,7 +245,8 @@ def write_json(dest, meta, results):
         return
     data = {"meta": meta, "cells": [
         {k: r.get(k) for k in ("cell", "status", "reason", "seconds",
-                               "cost")} for r in results]}
+                               "cost", "faults", "coverage")}
+        for r in results]}
     text = json.dumps(data, indent=1, sort_keys=True) + "\n"
     if dest == "-":
         sys.stdout.write(text)
@@ -221,6 +261,7 @@ def write_json(dest, meta, results):
 
 def merge(args):
     _check_baseline(args.baseline)
+    _check_required(args)
     try:
         meta, results = matrix.merge(args.report, args.shards)
     except matrix.MatrixError as e:
@@ -231,7 +272,7 @@ def merge(args):
     print(f"report: {os.path.abspath(args.report)}/report.html")
     failed = sum(r["status"] != matrix.PASS for r in results)
     print(f"{len(results) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+    return _coverage_verdict(args, results) or (1 if failed else 0)
 
 
 if __name__ == "__main__":

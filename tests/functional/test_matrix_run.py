@@ -20,7 +20,17 @@ CLI = HERE.parent.parent / "e1000e-pp"
 # Every cell leaves these (matrix_exec.py's docstring).
 EVIDENCE = {"verdict.json", "traffic.log", "peer.pcap", "dmesg.txt",
             "scan.txt", "ethtool-S.txt", "device.json", "interrupts.txt",
-            "tcpsink.log", "index.html"}
+            "tcpsink.log", "index.html", "diag.json"}
+# Situations the reduced matrix reaches by construction on e1000e-pp
+# (docs/coverage.md): checksums both ways and TSO in every cell's TCP and
+# UDP, the VLAN cell's strip, packet split at the jumbo MTUs, and the
+# FCS-only last buffer of the keep/rxfcs cells' chunk-boundary frames.
+REDUCED_REACHES = {"rx-csum-ip", "rx-csum-tcp", "rx-csum-udp", "tx-csum-ip",
+                   "tx-csum-l4", "tso", "vlan-strip", "hdr-split",
+                   "fcs-alone"}
+# ...and what a healthy driver with no injected error never gives.
+REDUCED_NEVER = {"dma-fault", "err-crc", "err-symbol", "err-data",
+                 "err-oversize", "null-desc"}
 RUN_TIMEOUT = 1800      # the reduced matrix takes about 1 min; 30x that
 
 
@@ -68,6 +78,42 @@ def test_every_cell_has_its_evidence(reduced):
                               timeout=120)
         assert dump.returncode == 0, dump.stdout[-500:]
         assert "0x88b5" in dump.stdout, "pattern frames in the pcap"
+
+
+def test_reduced_matrix_lists_its_situation_coverage(reduced, device,
+                                                    tmp_path):
+    r, out = reduced
+    if device != "e1000e-pp":
+        pytest.skip("the stock model counts no situations")
+    cells = json.loads((out / "results.json").read_text())["cells"]
+    reached = set()
+    for c in cells:
+        assert c["coverage"]["known"], c["cell"]
+        reached |= set(c["coverage"]["hit"])
+        assert "faults" not in c, c["cell"]
+    assert REDUCED_REACHES <= reached
+    assert not REDUCED_NEVER & reached
+    assert "situation coverage (cells that hit each):" in r.stdout
+    assert "never reached in this run: " in r.stdout
+    vlan = [c for c in cells if c["cell"].endswith("-vlan")][0]
+    assert vlan["coverage"]["hit"]["vlan-strip"] > 0
+    page = (out / "report.html").read_text()
+    assert "id='coverage-table'" in page
+    # --require-coverage on the same results (merge re-reads them)
+    cli = ["/usr/bin/python3", str(CLI), "merge", "--report"]
+    ok = subprocess.run(cli + [str(tmp_path / "ok"), str(out),
+                               "--require-coverage", "vlan-strip,tso"],
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                        text=True, timeout=120)
+    assert ok.returncode == 0, ok.stderr
+    assert "all 2 required situations reached" in ok.stdout
+    bad = subprocess.run(cli + [str(tmp_path / "bad"), str(out),
+                                "--require-coverage", "tso,dma-fault"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, timeout=120)
+    assert bad.returncode == 1
+    assert "1 required situation never reached in this run: dma-fault" \
+        in bad.stderr
 
 
 def test_junit_and_html_have_one_entry_per_cell(reduced):

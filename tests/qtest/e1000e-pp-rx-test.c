@@ -159,6 +159,7 @@ static const E1000eppScenario scenarios[] = {
     { "rx_blocked_data_write_is_posted", rx_blocked_data_write_is_posted },
     { "rx_null_descriptor_skipped", rx_null_descriptor_skipped },
     { "rx_fetch_limit_set_at_run_time", rx_fetch_limit_set_at_run_time },
+    { "rx_short_buffer_one_fault_record", rx_short_buffer_one_fault_record },
     { "rx/sbp_long_frame_exceeds_stock_buffer",
       rx_sbp_long_frame_exceeds_stock_buffer },
 };

@@ -83,6 +83,8 @@ void rx_tail_before_contents_caught(const char *model);
 void rx_blocked_data_write_is_posted(const char *model);
 void rx_null_descriptor_skipped(const char *model);
 void rx_fetch_limit_set_at_run_time(const char *model);
+/* DMA-fault diagnosis, situations (e1000e-pp-rx-diag.c) */
+void rx_short_buffer_one_fault_record(const char *model);
 
 /* Designs cleaning per descriptor (e1000e-pp-rx-designs.c) */
 void rx_designs_add_cases(void);

@@ -259,6 +259,10 @@ static const struct {
     T(test_tx_writeback_whole_descriptor_with_wthresh),
     T(test_icr_write_of_bit_31_keeps_int_asserted),
     T(test_ctrl_slu_gates_the_link_and_frcspd_forces_speed),
+    T(test_cover_fcs_straddle_and_alone),
+    T(test_cover_ring_dry_split_polls_and_wb_flushes),
+    T(test_cover_rnbc_and_injected_errors),
+    T(test_cover_fault_record_names_the_frame),
 #undef T
 };
 

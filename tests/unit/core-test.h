@@ -49,6 +49,12 @@ void test_rx_legacy_packet_checksum_on_first_descriptor(void);
 void test_rx_split_no_hs_when_buffer0_takes_nothing(void);
 void test_rx_buffer_addresses_new_and_reposted(void);
 
+/* core-test-coverage.c: situation coverage, the fault's frame number */
+void test_cover_fcs_straddle_and_alone(void);
+void test_cover_ring_dry_split_polls_and_wb_flushes(void);
+void test_cover_rnbc_and_injected_errors(void);
+void test_cover_fault_record_names_the_frame(void);
+
 /* Helpers (core-test.c) */
 Fake *up_device(void);
 uint32_t le32(const uint8_t *p);

@@ -71,6 +71,17 @@ static char *e1000e_pp_get_dma_faults(Object *obj, Error **errp)
     return buf;
 }
 
+/* qom-get <dev> situations: "name count" per datapath situation. */
+static char *e1000e_pp_get_situations(Object *obj, Error **errp)
+{
+    E1000EPPState *s = E1000E_PP(obj);
+    size_t len = e1000e_pp_situations(&s->core, NULL, 0);
+    char *buf = g_malloc(len + 1);
+
+    e1000e_pp_situations(&s->core, buf, len + 1);
+    return buf;
+}
+
 /*
  * Race-tooling knobs, settable with qom-set at run time (and, for
  * reset-delay-ns and rx-fetch-limit, on the command line): tx-hold,
@@ -187,5 +198,7 @@ void e1000e_pp_add_qom_properties(E1000EPPState *s)
     add_counters(s);
     object_property_add_str(OBJECT(s), "unimplemented-registers",
                             e1000e_pp_get_unimplemented, NULL);
+    object_property_add_str(OBJECT(s), "situations",
+                            e1000e_pp_get_situations, NULL);
     add_knobs(s);
 }

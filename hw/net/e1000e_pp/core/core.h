@@ -212,7 +212,41 @@ typedef struct E1000EPPDmaFault {
     uint64_t addr;           /* buffer (or descriptor) address */
     uint32_t offset, len;    /* the failed access within that buffer */
     bool write;
+    uint64_t frame;          /* Rx: the frame moving, rx-delivered + 1 */
 } E1000EPPDmaFault;
+
+/*
+ * Datapath situations the device produced (coverage.c, docs/coverage.md):
+ * each counts how often the engines took that path since realize.
+ */
+typedef enum E1000EPPSituation {
+    SIT_FCS_STRADDLE,        /* kept FCS split over two buffers */
+    SIT_FCS_ALONE,           /* the last buffer holds the FCS only */
+    SIT_SPLIT_POLLS,         /* non-EOP descriptors written, EOP not yet */
+    SIT_RING_DRY_MIDFRAME,   /* no descriptor left part-way into a frame */
+    SIT_RNBC,                /* a frame arrived with RDH == RDT */
+    SIT_MPC,                 /* the packet buffer overflowed */
+    SIT_XOFF_SENT,           /* flow control sent a PAUSE with quanta */
+    SIT_WB_TIMER,            /* held write-backs flushed by RDTR/RADV */
+    SIT_WB_THRESHOLD,        /* held write-backs flushed at WTHRESH */
+    SIT_HDR_SPLIT,           /* packet split put the header alone (HS) */
+    SIT_VLAN_STRIP,          /* CTRL.VME took the tag off (VP) */
+    SIT_RX_CSUM_IP,          /* RXCSUM: IPv4 header checked (IPCS) */
+    SIT_RX_CSUM_TCP,         /* TCP checksum checked (TCPCS) */
+    SIT_RX_CSUM_UDP,         /* UDP checksum checked (UDPCS) */
+    SIT_TX_CSUM_IP,          /* Tx POPTS.IXSM: IPv4 checksum inserted */
+    SIT_TX_CSUM_L4,          /* Tx POPTS.TXSM: TCP/UDP checksum inserted */
+    SIT_TSO,                 /* a TSO segment sent */
+    SIT_IRQ_THROTTLED,       /* an interrupt held by ITR/EITR */
+    SIT_LINK_TRAFFIC,        /* link changed while frames were moving */
+    SIT_ERR_CRC,             /* injected errors, one each kind */
+    SIT_ERR_SYMBOL,
+    SIT_ERR_DATA,
+    SIT_ERR_OVERSIZE,
+    SIT_NULL_DESC,           /* an Rx descriptor with buffer address 0 */
+    SIT_DMA_FAULT,           /* a DMA failed (dma-faults) */
+    E1000E_PP_SITUATIONS,
+} E1000EPPSituation;
 
 #define E1000E_PP_DMA_FAULTS     32
 
@@ -376,6 +410,9 @@ typedef struct E1000EPPCore {
     /* The last E1000E_PP_DMA_FAULTS failed DMAs, and how many in all. */
     E1000EPPDmaFault faults[E1000E_PP_DMA_FAULTS];
     uint64_t nfaults;
+    /* Situation coverage, and frames moved at the last link change. */
+    uint64_t situations[E1000E_PP_SITUATIONS];
+    uint64_t link_mark;
     uint32_t ioaddr;         /* I/O BAR: IOADDR */
 
     /* PCI PM: PMCSR.PowerState and what the function refused outside D0. */
@@ -439,10 +476,14 @@ uint32_t e1000e_pp_rx_error_pending(E1000EPPCore *c, E1000EPPRxErr kind);
 /* The event list, oldest first, one "ns what reg=0x.. value=0x.." line each. */
 size_t e1000e_pp_events(E1000EPPCore *c, char *buf, size_t size);
 /*
- * The DMA fault list, oldest first, one "ns what desc=N addr=0x..
- * offset=N len=N read|write" line each.
+ * The DMA fault list, oldest first, one "ns frame=N what desc=N
+ * addr=0x.. offset=N len=N read|write" line each.
  */
 size_t e1000e_pp_dma_faults(E1000EPPCore *c, char *buf, size_t size);
+
+/* Situation coverage, one "name count" line per situation (coverage.c). */
+size_t e1000e_pp_situations(E1000EPPCore *c, char *buf, size_t size);
+const char *e1000e_pp_situation_name(unsigned sit);
 
 /*
  * The unknown and unimplemented registers touched since init, as

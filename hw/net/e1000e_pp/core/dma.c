@@ -77,7 +77,10 @@ void e1000e_pp_dma_fault(E1000EPPCore *c, const char *what, uint32_t desc,
     f->offset = offset;
     f->len = len;
     f->write = write;
+    /* Frames leave for the ring in order: this one follows the last EOP. */
+    f->frame = what[0] == 'r' ? c->rxstat.delivered + 1 : 0;
     c->nfaults++;
+    e1000e_pp_cover(c, SIT_DMA_FAULT);
     if (c->plat->trace_dma_fault) {
         c->plat->trace_dma_fault(c->opaque, what, desc, addr, offset, len,
                                  write);
@@ -97,8 +100,9 @@ size_t e1000e_pp_dma_faults(E1000EPPCore *c, char *buf, size_t size)
         const E1000EPPDmaFault *f = &c->faults[i % E1000E_PP_DMA_FAULTS];
         int n = snprintf(len < size ? buf + len : NULL,
                          len < size ? size - len : 0,
-                         "%lld %s desc=%u addr=0x%llx offset=%u len=%u %s\n",
-                         (long long)f->ns, f->what, f->desc,
+                         "%lld frame=%llu %s desc=%u addr=0x%llx offset=%u "
+                         "len=%u %s\n", (long long)f->ns,
+                         (unsigned long long)f->frame, f->what, f->desc,
                          (unsigned long long)f->addr, f->offset, f->len,
                          f->write ? "write" : "read");
 

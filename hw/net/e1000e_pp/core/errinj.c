@@ -72,6 +72,7 @@ const uint8_t *e1000e_pp_errinj_begin(E1000EPPCore *c, const uint8_t *frame,
         if (e->pending[k]) {
             e->pending[k]--;
             e->active = k;
+            e1000e_pp_cover(c, SIT_ERR_CRC + k - E1000E_PP_RXERR_CRC);
             break;
         }
     }

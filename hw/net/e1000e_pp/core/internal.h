@@ -518,4 +518,20 @@ void e1000e_pp_dma_fault(E1000EPPCore *c, const char *what, uint32_t desc,
                          uint64_t addr, uint32_t offset, uint32_t len,
                          bool write);
 
+/*
+ * coverage.c: situation coverage. The engines call e1000e_pp_cover where
+ * a situation happens (an increment); the helpers below classify a
+ * whole step where that takes a look at the frame or the ring.
+ */
+static inline void e1000e_pp_cover(E1000EPPCore *c, E1000EPPSituation s)
+{
+    c->situations[s]++;
+}
+void e1000e_pp_cover_chunk(E1000EPPCore *c, const RxFrame *fr, size_t off,
+                           size_t n);
+void e1000e_pp_cover_rx_info(E1000EPPCore *c, const E1000EPPRxInfo *info);
+void e1000e_pp_cover_moved(E1000EPPCore *c, bool complete);
+void e1000e_pp_cover_tx(E1000EPPCore *c, bool ixsm, bool txsm, bool tse);
+void e1000e_pp_cover_link(E1000EPPCore *c);
+
 #endif

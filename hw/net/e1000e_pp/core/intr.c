@@ -81,6 +81,7 @@ static bool throttle_pass(E1000EPPCore *c, bool *window, bool *pending,
 
     if (*window) {
         *pending = true;
+        e1000e_pp_cover(c, SIT_IRQ_THROTTLED);
         return false;
     }
     *pending = false;

@@ -40,6 +40,11 @@ void e1000e_pp_rx_wb_flush(E1000EPPCore *c)
     E1000EPPRxWriteback *wb = &c->rxwb;
     unsigned i;
 
+    /* Held descriptors that reached WTHRESH (§7.1.7) go out together. */
+    if (wb->count > 1 &&
+        wb->count >= e1000e_pp_wthresh(REG(c, RXDCTL), wb->size[0])) {
+        e1000e_pp_cover(c, SIT_WB_THRESHOLD);
+    }
     for (i = 0; i < wb->count; i++) {
         e1000e_pp_rx_wb_write(c, wb->addr[i], wb->desc[i], wb->size[i]);
     }
@@ -245,6 +250,13 @@ void e1000e_pp_delay_fired(E1000EPPCore *c, E1000EPPTimer timer)
 
     e1000e_pp_stat_inc(c, timer == p->packet ? p->packet_stat :
                                                p->absolute_stat);
+    if (p == &rx_delay && c->rxwb.count) {
+        e1000e_pp_cover(c, SIT_WB_TIMER);
+        /* A frame part-way out: its first descriptors go before its EOP. */
+        if (c->pktbuf.count && c->pktbuf.q[c->pktbuf.head].done) {
+            e1000e_pp_cover(c, SIT_SPLIT_POLLS);
+        }
+    }
     delay_flush(c, p);
 }
 

@@ -114,6 +114,7 @@ void e1000e_pp_link_report(E1000EPPCore *c)
         return;
     }
     c->link_reported = up;
+    e1000e_pp_cover_link(c);
     e1000e_pp_raise(c, ICR_LSC);
     /* WUFC.LNKC: what Linux arms before it runtime-suspends. */
     e1000e_pp_wake_event(c, WUFC_LNKC);

@@ -76,6 +76,7 @@ static void flow_control(E1000EPPCore *c)
     }
     if (!pb->xoff_sent && pb->used >= high) {
         pb->xoff_sent = true;
+        e1000e_pp_cover(c, SIT_XOFF_SENT);
         send_pause(c, (uint16_t)REG(c, FCTTV));
     } else if (pb->xoff_sent && pb->used < low) {
         pb->xoff_sent = false;

@@ -73,6 +73,7 @@ static void rx_trace(E1000EPPCore *c, size_t len, unsigned n,
  */
 static void rx_moved(E1000EPPCore *c, bool complete)
 {
+    e1000e_pp_cover_moved(c, complete);
     if (complete) {
         c->rxstat.delivered++;
         e1000e_pp_rx_delay_start(c);
@@ -202,6 +203,7 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
         rxframe_add(&fr, zero_pad, ETH_ZLEN - len);
     }
     e1000e_pp_rx_parse(c, frame, len, strip, &fr.info);
+    e1000e_pp_cover_rx_info(c, &fr.info);
     fr.info.errors |= e1000e_pp_errinj_bits(c);
     e1000e_pp_timesync_rx(c, frame, len, &fr.info);
     if (!(rctl & RCTL_SECRC)) {
@@ -229,6 +231,7 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
     if (!avail) {
         /* RNBC: a frame arrived while RDH == RDT (§10.2.7). */
         e1000e_pp_stat_inc(c, RNBC);
+        e1000e_pp_cover(c, SIT_RNBC);
     } else if (fits && direct && e1000e_pp_pktbuf_empty(c) &&
                rx_dma_ready(c)) {
         /*
@@ -268,6 +271,7 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
     }
     /* The packet buffer overflowed: MPC and ICR.RXO */
     c->rxstat.missed++;
+    e1000e_pp_cover(c, SIT_MPC);
     e1000e_pp_stat_inc(c, MPC);
     e1000e_pp_stat_inc(c, ICRXOC);
     e1000e_pp_raise(c, ICR_RXO);

@@ -161,6 +161,7 @@ static inline void data_dma(E1000EPPCore *c, const RxFrame *fr, size_t off,
 {
     size_t bad, lost = frame_dma(c, fr, off, addr, n, &bad);
 
+    e1000e_pp_cover_chunk(c, fr, off, n);
     if (lost) {
         data_fault(c, addr, bad, lost);
     }
@@ -252,6 +253,7 @@ static void null_descriptor(E1000EPPCore *c, RxFormat f, uint8_t *d,
 {
     d[f == RX_LEGACY ? 12 : 8] |= RXD_STAT_DD;
     c->rxcache.null_desc++;
+    e1000e_pp_cover(c, SIT_NULL_DESC);
     wb_put(c, d, 16, threshold);
     e1000e_pp_rxcache_pop(c);
 }
@@ -329,6 +331,7 @@ static bool move_split(E1000EPPCore *c, const RxFrame *fr, uint32_t *done)
                 /* HS only when a recognised header was placed alone. */
                 if (chunk && chunk == fr->info.hdr_len && chunk < fr->len) {
                     hdr_status = RXDPS_HDRSTAT_HS | (uint16_t)chunk;
+                    e1000e_pp_cover(c, SIT_HDR_SPLIT);
                 }
             } else {
                 chunk = fr->len - *done < cap ? fr->len - *done : cap;

@@ -95,6 +95,7 @@ static void tx_emit(E1000EPPCore *c, size_t len)
         len = ETH_ZLEN;
     }
     e1000e_pp_stats_tx_good(c, f, len + ETH_FCS_LEN);
+    e1000e_pp_cover_tx(c, p->ixsm, p->txsm, p->tse);
     if (p->tstamp) {
         e1000e_pp_timesync_tx(c);
     }

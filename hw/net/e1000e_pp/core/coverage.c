@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Situation coverage (issue 12): how often the engines took each of the
+ * datapath paths a test run should reach, so a run can say which it
+ * exercised and which it never did (docs/coverage.md gives each one's
+ * datasheet section). Counted since realize, never reset by the guest;
+ * read with qom-get <nic> situations.
+ */
+#include <stdio.h>
+
+#include "internal.h"
+
+static const char *const names[E1000E_PP_SITUATIONS] = {
+    [SIT_FCS_STRADDLE] = "fcs-straddle",
+    [SIT_FCS_ALONE] = "fcs-alone",
+    [SIT_SPLIT_POLLS] = "split-polls",
+    [SIT_RING_DRY_MIDFRAME] = "ring-dry-midframe",
+    [SIT_RNBC] = "rnbc",
+    [SIT_MPC] = "mpc",
+    [SIT_XOFF_SENT] = "xoff-sent",
+    [SIT_WB_TIMER] = "wb-timer",
+    [SIT_WB_THRESHOLD] = "wb-threshold",
+    [SIT_HDR_SPLIT] = "hdr-split",
+    [SIT_VLAN_STRIP] = "vlan-strip",
+    [SIT_RX_CSUM_IP] = "rx-csum-ip",
+    [SIT_RX_CSUM_TCP] = "rx-csum-tcp",
+    [SIT_RX_CSUM_UDP] = "rx-csum-udp",
+    [SIT_TX_CSUM_IP] = "tx-csum-ip",
+    [SIT_TX_CSUM_L4] = "tx-csum-l4",
+    [SIT_TSO] = "tso",
+    [SIT_IRQ_THROTTLED] = "irq-throttled",
+    [SIT_LINK_TRAFFIC] = "link-change-traffic",
+    [SIT_ERR_CRC] = "err-crc",
+    [SIT_ERR_SYMBOL] = "err-symbol",
+    [SIT_ERR_DATA] = "err-data",
+    [SIT_ERR_OVERSIZE] = "err-oversize",
+    [SIT_NULL_DESC] = "null-desc",
+    [SIT_DMA_FAULT] = "dma-fault",
+};
+
+const char *e1000e_pp_situation_name(unsigned sit)
+{
+    return sit < E1000E_PP_SITUATIONS ? names[sit] : NULL;
+}
+
+/*
+ * One buffer's share [off, off + n) of a frame. With RCTL.SECRC clear
+ * the last 4 bytes are the FCS (§7.1.1): a buffer that starts inside
+ * them leaves the FCS split; one that starts exactly at them holds it
+ * alone — both leave the driver a last descriptor of FCS bytes only.
+ */
+void e1000e_pp_cover_chunk(E1000EPPCore *c, const RxFrame *fr, size_t off,
+                           size_t n)
+{
+    size_t fcs = fr->len - ETH_FCS_LEN;
+
+    if ((REG(c, RCTL) & RCTL_SECRC) || fr->len <= ETH_FCS_LEN || !off ||
+        off + n != fr->len || off < fcs) {
+        return;
+    }
+    e1000e_pp_cover(c, off == fcs ? SIT_FCS_ALONE : SIT_FCS_STRADDLE);
+}
+
+/* What the receive filters and RXCSUM made of a frame (§7.1.2, §7.1.6). */
+void e1000e_pp_cover_rx_info(E1000EPPCore *c, const E1000EPPRxInfo *info)
+{
+    if (info->vp) {
+        e1000e_pp_cover(c, SIT_VLAN_STRIP);
+    }
+    if (info->status & RXD_STAT_IPCS) {
+        e1000e_pp_cover(c, SIT_RX_CSUM_IP);
+    }
+    if (info->status & RXD_STAT_UDPCS) {
+        e1000e_pp_cover(c, SIT_RX_CSUM_UDP);
+    } else if (info->status & RXD_STAT_TCPCS) {
+        e1000e_pp_cover(c, SIT_RX_CSUM_TCP);
+    }
+}
+
+/*
+ * A frame moved as far as the ring allowed. Short of its EOP the ring
+ * ran dry; with nothing held back (WTHRESH <= 1) its first descriptors
+ * are already DD in host memory, so a poll sees a frame without EOP.
+ */
+void e1000e_pp_cover_moved(E1000EPPCore *c, bool complete)
+{
+    if (complete) {
+        return;
+    }
+    e1000e_pp_cover(c, SIT_RING_DRY_MIDFRAME);
+    if (!c->rxwb.count) {
+        e1000e_pp_cover(c, SIT_SPLIT_POLLS);
+    }
+}
+
+/* A packet on the wire with the offloads its descriptors asked for. */
+void e1000e_pp_cover_tx(E1000EPPCore *c, bool ixsm, bool txsm, bool tse)
+{
+    if (ixsm) {
+        e1000e_pp_cover(c, SIT_TX_CSUM_IP);
+    }
+    if (txsm) {
+        e1000e_pp_cover(c, SIT_TX_CSUM_L4);
+    }
+    if (tse) {
+        e1000e_pp_cover(c, SIT_TSO);
+    }
+}
+
+/*
+ * STATUS.LU changed: "while traffic runs" when a frame came in since the
+ * previous change or the Tx ring holds work, with an engine enabled.
+ */
+void e1000e_pp_cover_link(E1000EPPCore *c)
+{
+    bool enabled = (REG(c, RCTL) & RCTL_EN) || (REG(c, TCTL) & TCTL_EN);
+
+    if (enabled && (c->rxstat.offered != c->link_mark ||
+                    REG(c, TDH) != REG(c, TDT))) {
+        e1000e_pp_cover(c, SIT_LINK_TRAFFIC);
+    }
+    c->link_mark = c->rxstat.offered;
+}
+
+size_t e1000e_pp_situations(E1000EPPCore *c, char *buf, size_t size)
+{
+    size_t len = 0;
+    unsigned i;
+
+    if (size) {
+        buf[0] = '\0';
+    }
+    for (i = 0; i < E1000E_PP_SITUATIONS; i++) {
+        int n = snprintf(len < size ? buf + len : NULL,
+                         len < size ? size - len : 0, "%s %llu\n", names[i],
+                         (unsigned long long)c->situations[i]);
+
+        len += n > 0 ? (size_t)n : 0;
+    }
+    return len;
+}

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Core unit tests of situation coverage (issue 12): exact counts for
+ * scenarios whose buffer arithmetic the datasheet fixes (§7.1.1 FCS
+ * placement with RCTL.SECRC clear, §7.1.7 write-back), and the fault
+ * record's frame number.
+ */
+#include "core-test.h"
+
+#define RDH         0x02810
+#define RDT         0x02818
+#define RDTR        0x02820
+#define RXDCTL      0x02828
+#define RCTL        0x00100
+#define RCTL_LPE    (1u << 5)
+#define RCTL_SECRC  (1u << 26)
+
+static uint64_t sit(Fake *f, unsigned s)
+{
+    return f->core->situations[s];
+}
+
+/* Extended ring of 8 2 KB buffers (RCTL.BSIZE 00), "posted" handed over. */
+static void ring(Fake *f, uint32_t rctl, unsigned posted)
+{
+    unsigned i;
+
+    for (i = 0; i < 8; i++) {
+        memset(f->mem + RX_RING + 16 * i, 0, 16);
+        put64(f->mem + RX_RING + 16 * i, RX_BUF(i));
+    }
+    wr(f, 0x05008, 1u << 15);
+    wr(f, 0x02800, RX_RING);
+    wr(f, 0x02808, 8 * 16);
+    wr(f, RDH, 0);
+    wr(f, RDT, posted);
+    wr(f, RCTL, rctl | 1u << 1 | 1u << 15);
+}
+
+void test_cover_fcs_straddle_and_alone(void)
+{
+    /*
+     * FCS kept, 2048-byte buffers: 2046 + 4 bytes leave 2 FCS bytes in
+     * each buffer; 2048 + 4 leave the second buffer the FCS alone;
+     * 2044 + 4 fit one buffer. With SECRC there is no FCS to place.
+     */
+    static const size_t lens[3] = { 2046, 2048, 2044 };
+    static uint8_t frame[2048];
+    unsigned secrc, i;
+
+    for (secrc = 0; secrc < 2; secrc++) {
+        Fake *f = up_device();
+
+        ring(f, RCTL_LPE | (secrc ? RCTL_SECRC : 0), 7);
+        for (i = 0; i < 3; i++) {
+            make_frame(frame, lens[i], (uint8_t)i);
+            CHECK(e1000e_pp_receive(f->core, frame, lens[i]));
+        }
+        CHECK_EQ(f->core->rxstat.delivered, 3);
+        CHECK_EQ(sit(f, SIT_FCS_STRADDLE), secrc ? 0 : 1);
+        CHECK_EQ(sit(f, SIT_FCS_ALONE), secrc ? 0 : 1);
+        CHECK_EQ(sit(f, SIT_RING_DRY_MIDFRAME), 0);
+        fake_free(f);
+    }
+}
+
+void test_cover_ring_dry_split_polls_and_wb_flushes(void)
+{
+    /* 5000 + 4 bytes need 3 buffers; one descriptor posted. */
+    static uint8_t frame[5000];
+    char list[2048];
+    Fake *f = up_device();
+
+    make_frame(frame, sizeof(frame), 7);
+    ring(f, RCTL_LPE, 1);
+    CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
+    /* WTHRESH 0: the first chunk is DD in memory before the EOP. */
+    CHECK_EQ(sit(f, SIT_RING_DRY_MIDFRAME), 1);
+    CHECK_EQ(sit(f, SIT_SPLIT_POLLS), 1);
+    wr(f, RDT, 7);
+    CHECK_EQ(f->core->rxstat.delivered, 1);
+    CHECK_EQ(sit(f, SIT_RING_DRY_MIDFRAME), 1);
+    CHECK_EQ(sit(f, SIT_WB_THRESHOLD), 0);
+    e1000e_pp_situations(f->core, list, sizeof(list));
+    CHECK(strstr(list, "ring-dry-midframe 1\nrnbc 0\n"));
+    fake_free(f);
+
+    /* WTHRESH 4, RDTR 10: two chunks held, then the timer writes them. */
+    f = up_device();
+    wr(f, RXDCTL, 1u << 24 | 4u << 16);
+    wr(f, RDTR, 10);
+    ring(f, RCTL_LPE, 2);
+    CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
+    CHECK_EQ(sit(f, SIT_RING_DRY_MIDFRAME), 1);
+    CHECK_EQ(sit(f, SIT_SPLIT_POLLS), 0);
+    fake_step(f, 10 * 1024);
+    CHECK_EQ(sit(f, SIT_WB_TIMER), 1);
+    CHECK_EQ(sit(f, SIT_SPLIT_POLLS), 1);           /* now the poll sees */
+    fake_free(f);
+
+    /* WTHRESH 3, RDTR 10: 5004 bytes are 3 descriptors, one burst. */
+    f = up_device();
+    wr(f, RXDCTL, 1u << 24 | 3u << 16);
+    wr(f, RDTR, 10);
+    ring(f, RCTL_LPE, 7);
+    CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
+    CHECK_EQ(sit(f, SIT_WB_THRESHOLD), 1);
+    CHECK_EQ(sit(f, SIT_WB_TIMER), 0);
+    fake_free(f);
+}
+
+void test_cover_rnbc_and_injected_errors(void)
+{
+    uint8_t frame[60];
+    Fake *f = up_device();
+
+    make_frame(frame, sizeof(frame), 1);
+    ring(f, 0, 0);                          /* RDH == RDT: none posted */
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
+    CHECK_EQ(sit(f, SIT_RNBC), 1);
+    wr(f, RDT, 7);
+    e1000e_pp_knob_rx_error(f->core, E1000E_PP_RXERR_CRC, 2);
+    e1000e_pp_knob_rx_error(f->core, E1000E_PP_RXERR_SYMBOL, 1);
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
+    e1000e_pp_receive(f->core, frame, sizeof(frame));
+    CHECK_EQ(sit(f, SIT_ERR_CRC), 2);
+    CHECK_EQ(sit(f, SIT_ERR_SYMBOL), 1);
+    CHECK_EQ(sit(f, SIT_ERR_DATA), 0);
+    fake_free(f);
+}
+
+void test_cover_fault_record_names_the_frame(void)
+{
+    /* Frame 2 of the ring lands in a buffer outside guest memory. */
+    uint8_t frame[60];
+    char list[512];
+    Fake *f = up_device();
+
+    ring(f, RCTL_SECRC, 0);
+    put64(f->mem + RX_RING + 16, FAKE_MEM_BYTES + 0x2000);
+    wr(f, RDT, 7);
+    make_frame(frame, sizeof(frame), 1);
+    CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
+    CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
+    CHECK_EQ(f->core->nfaults, 1);
+    CHECK_EQ(f->core->faults[0].frame, 2);
+    CHECK_EQ(sit(f, SIT_DMA_FAULT), 1);
+    e1000e_pp_dma_faults(f->core, list, sizeof(list));
+    CHECK(strstr(list, " frame=2 rx-data desc=1 addr=0x402000 offset=0 "
+                 "len=60 write\n"));
+    fake_free(f);
+}
