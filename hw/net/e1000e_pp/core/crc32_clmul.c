@@ -145,46 +145,56 @@ bool e1000e_pp_csum_simd_usable(void)
  * top bit makes its signed value exactly the unsigned word minus 0x8000,
  * so a pair's result is u0 + u1 - 0x10000 and the true sum is the lane
  * total plus 0x10000 per pair. The flip is one XOR with the load folded
- * in: 3 instructions per 32 bytes. A step (128 bytes) moves a lane by at
- * most 4 * 0x10000, so lanes are emptied every 2^12 steps.
+ * in: 3 instructions per 32 bytes, and 3 more per 256-byte step for the
+ * loop, spread over four accumulators. A step moves a lane by at most
+ * 2 * 0x10000, so lanes are emptied every 2^12 steps.
  */
-__attribute__((target("avx2")))
-uint64_t e1000e_pp_csum_simd(const uint8_t *p, size_t len)
+#define CSUM_STEP       256
+#define CSUM_STEPS      (1u << 12)
+
+__attribute__((target("avx2"), always_inline))
+static inline __m256i csum_pairs(const uint8_t *p)
 {
     const __m256i flip = _mm256_set1_epi16((short)0x8000);
     const __m256i ones = _mm256_set1_epi16(1);
+
+    return _mm256_madd_epi16(_mm256_xor_si256(flip,
+                                 _mm256_loadu_si256((const __m256i *)p)),
+                             ones);
+}
+
+__attribute__((target("avx2")))
+uint64_t e1000e_pp_csum_simd(const uint8_t *p, size_t len)
+{
     uint64_t total = (uint64_t)(len / 4) << 16;
 
     while (len) {
-        size_t n = len < (size_t)128 << 12 ? len : (size_t)128 << 12;
+        size_t n = len < (size_t)CSUM_STEP * CSUM_STEPS ? len :
+                   (size_t)CSUM_STEP * CSUM_STEPS;
         __m256i acc0 = _mm256_setzero_si256();
         __m256i acc1 = _mm256_setzero_si256();
+        __m256i acc2 = _mm256_setzero_si256();
+        __m256i acc3 = _mm256_setzero_si256();
         int32_t lanes[8];
         int i;
 
         len -= n;
-        for (; n >= 128; n -= 128, p += 128) {
-            __m256i a = _mm256_xor_si256(flip,
-                            _mm256_loadu_si256((const __m256i *)p));
-            __m256i b = _mm256_xor_si256(flip,
-                            _mm256_loadu_si256((const __m256i *)(p + 32)));
-            __m256i c = _mm256_xor_si256(flip,
-                            _mm256_loadu_si256((const __m256i *)(p + 64)));
-            __m256i d = _mm256_xor_si256(flip,
-                            _mm256_loadu_si256((const __m256i *)(p + 96)));
-
-            acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(a, ones));
-            acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(b, ones));
-            acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(c, ones));
-            acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(d, ones));
+        for (; n >= CSUM_STEP; n -= CSUM_STEP, p += CSUM_STEP) {
+            acc0 = _mm256_add_epi32(acc0, csum_pairs(p));
+            acc1 = _mm256_add_epi32(acc1, csum_pairs(p + 32));
+            acc2 = _mm256_add_epi32(acc2, csum_pairs(p + 64));
+            acc3 = _mm256_add_epi32(acc3, csum_pairs(p + 96));
+            acc0 = _mm256_add_epi32(acc0, csum_pairs(p + 128));
+            acc1 = _mm256_add_epi32(acc1, csum_pairs(p + 160));
+            acc2 = _mm256_add_epi32(acc2, csum_pairs(p + 192));
+            acc3 = _mm256_add_epi32(acc3, csum_pairs(p + 224));
         }
         for (; n; n -= 32, p += 32) {
-            __m256i a = _mm256_xor_si256(flip,
-                            _mm256_loadu_si256((const __m256i *)p));
-
-            acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(a, ones));
+            acc0 = _mm256_add_epi32(acc0, csum_pairs(p));
         }
-        _mm256_storeu_si256((__m256i *)lanes, _mm256_add_epi32(acc0, acc1));
+        acc0 = _mm256_add_epi32(_mm256_add_epi32(acc0, acc1),
+                                _mm256_add_epi32(acc2, acc3));
+        _mm256_storeu_si256((__m256i *)lanes, acc0);
         for (i = 0; i < 8; i++) {
             total += (uint64_t)(int64_t)lanes[i];
         }

@@ -397,8 +397,24 @@ void e1000e_pp_tx_run(E1000EPPCore *c);
 void e1000e_pp_tx_reset(E1000EPPCore *c);
 
 /* stats.c */
-void e1000e_pp_stat_inc(E1000EPPCore *c, uint32_t off);
-void e1000e_pp_stat_add64(E1000EPPCore *c, uint32_t lo, uint64_t n);
+/*
+ * Inline: several per received frame. Counters stick at all ones
+ * (§10.2.7) instead of wrapping.
+ */
+static inline void e1000e_pp_stat_inc(E1000EPPCore *c, uint32_t off)
+{
+    REG(c, off) += REG(c, off) != UINT32_MAX;
+}
+
+static inline void e1000e_pp_stat_add64(E1000EPPCore *c, uint32_t lo,
+                                        uint64_t n)
+{
+    uint64_t v = REG(c, lo) | (uint64_t)REG(c, lo + 4) << 32;
+
+    v = v + n < v ? UINT64_MAX : v + n;
+    REG(c, lo) = (uint32_t)v;
+    REG(c, lo + 4) = (uint32_t)(v >> 32);
+}
 void e1000e_pp_stats_rx_good(E1000EPPCore *c, const uint8_t *frame,
                              size_t wire_len);
 void e1000e_pp_stats_rx_total(E1000EPPCore *c, size_t wire_len);

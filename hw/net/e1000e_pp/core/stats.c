@@ -6,22 +6,6 @@
  */
 #include "internal.h"
 
-void e1000e_pp_stat_inc(E1000EPPCore *c, uint32_t off)
-{
-    if (REG(c, off) != UINT32_MAX) {
-        REG(c, off)++;
-    }
-}
-
-void e1000e_pp_stat_add64(E1000EPPCore *c, uint32_t lo, uint64_t n)
-{
-    uint64_t v = REG(c, lo) | (uint64_t)REG(c, lo + 4) << 32;
-
-    v = v + n < v ? UINT64_MAX : v + n;
-    REG(c, lo) = (uint32_t)v;
-    REG(c, lo + 4) = (uint32_t)(v >> 32);
-}
-
 /* Size buckets PRC64..PRC1522 / PTC64..PTC1522 count the wire length. */
 static void size_bucket(E1000EPPCore *c, uint32_t base64, size_t len)
 {
