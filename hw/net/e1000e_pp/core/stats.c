@@ -6,18 +6,26 @@
  */
 #include "internal.h"
 
-/* Size buckets PRC64..PRC1522 / PTC64..PTC1522 count the wire length. */
+/*
+ * Size buckets PRC64..PRC1522 / PTC64..PTC1522 count the wire length:
+ * up to 64, then 65-127, 128-255, 256-511, 512-1023 (one per power of
+ * two: the bucket is the bit length less 6) and 1024-1522; longer
+ * frames count in none.
+ */
 static void size_bucket(E1000EPPCore *c, uint32_t base64, size_t len)
 {
-    static const size_t limits[] = { 64, 127, 255, 511, 1023, 1522 };
     unsigned i;
 
-    for (i = 0; i < ARRAY_LEN(limits); i++) {
-        if (len <= limits[i]) {
-            e1000e_pp_stat_inc(c, base64 + 4 * i);
-            return;
-        }
+    if (len <= 64) {
+        i = 0;
+    } else if (len < 1024) {
+        i = 31 - (unsigned)__builtin_clz((unsigned)len) - 5;
+    } else if (len <= 1522) {
+        i = 5;
+    } else {
+        return;
     }
+    e1000e_pp_stat_inc(c, base64 + 4 * i);
 }
 
 /* wire_len includes the 4-byte FCS, as the hardware counts octets. */
