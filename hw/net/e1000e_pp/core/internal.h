@@ -205,7 +205,6 @@ void e1000e_pp_knob_link_return(E1000EPPCore *c);
  * errinj.c: frame errors and RCTL.SBP. rx.c brackets a frame from the
  * wire with begin/end and asks about the frame in between.
  */
-size_t e1000e_pp_rx_max_frame(E1000EPPCore *c, bool tagged);
 const uint8_t *e1000e_pp_errinj_begin(E1000EPPCore *c, const uint8_t *frame,
                                       size_t *len);
 void e1000e_pp_errinj_end(E1000EPPCore *c, bool taken);
@@ -224,6 +223,17 @@ uint32_t e1000e_pp_wake_frame(E1000EPPCore *c, const uint8_t *f, size_t len);
 #define ETH_ZLEN        60      /* shortest frame on the wire, no FCS */
 #define ETH_FCS_LEN     4
 #define VLAN_HLEN       4
+
+/* Long packets: RCTL.LPE=0 takes 1518 bytes with FCS, 1522 when tagged. */
+#define MAX_STD_FRAME   1518
+
+static inline size_t e1000e_pp_rx_max_frame(E1000EPPCore *c, bool tagged)
+{
+    size_t max = (REG(c, RCTL) & RCTL_LPE) ? E1000E_PP_MAX_LONG_FRAME :
+                                             MAX_STD_FRAME;
+
+    return max + (tagged ? VLAN_HLEN : 0);
+}
 
 static inline bool eth_is_broadcast(const uint8_t *da)
 {
@@ -381,7 +391,12 @@ bool e1000e_pp_rx_ring_move(E1000EPPCore *c, const RxFrame *fr,
 /* pktbuf.c */
 uint32_t e1000e_pp_pktbuf_charge(size_t wire_len);
 bool e1000e_pp_pktbuf_room(E1000EPPCore *c, size_t wire_len);
-bool e1000e_pp_pktbuf_empty(E1000EPPCore *c);
+
+static inline bool e1000e_pp_pktbuf_empty(E1000EPPCore *c)
+{
+    return c->pktbuf.count == 0;
+}
+
 void e1000e_pp_pktbuf_push(E1000EPPCore *c, const RxFrame *fr,
                            size_t wire_len, uint32_t done);
 bool e1000e_pp_pktbuf_peek(E1000EPPCore *c, RxFrame *fr, uint32_t **done);

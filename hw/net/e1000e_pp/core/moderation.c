@@ -169,7 +169,9 @@ static bool *armed(E1000EPPCore *c, E1000EPPTimer t)
 static void wb_flush(E1000EPPCore *c, const DelayPair *p)
 {
     if (p->rx) {
-        e1000e_pp_rx_wb_flush(c);
+        if (c->rxwb.count) {    /* nothing held: the common case */
+            e1000e_pp_rx_wb_flush(c);
+        }
     } else {
         e1000e_pp_tx_wb_flush(c);
     }
