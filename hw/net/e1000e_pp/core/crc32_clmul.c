@@ -159,11 +159,11 @@ bool e1000e_pp_csum_simd_usable(void)
  * so a pair's result is u0 + u1 - 0x10000 and the true sum is the lane
  * total plus 0x10000 per pair. The flip is one XOR with the load folded
  * in: 3 instructions per 32 bytes, and 3 more per 256-byte step for the
- * loop, spread over four accumulators. A step moves a lane by at most
- * 2 * 0x10000, so lanes are emptied every 2^12 steps.
+ * loop. A step moves a lane by at most 8 * 0x10000, so lanes are emptied
+ * every 2^11 steps.
  */
 #define CSUM_STEP       256
-#define CSUM_STEPS      (1u << 12)
+#define CSUM_STEPS      (1u << 11)
 
 __attribute__((target("avx2"), always_inline))
 static inline __m256i csum_pairs(const uint8_t *p)
@@ -184,30 +184,32 @@ uint64_t e1000e_pp_csum_simd(const uint8_t *p, size_t len)
     while (len) {
         size_t n = len < (size_t)CSUM_STEP * CSUM_STEPS ? len :
                    (size_t)CSUM_STEP * CSUM_STEPS;
-        __m256i acc0 = _mm256_setzero_si256();
-        __m256i acc1 = _mm256_setzero_si256();
-        __m256i acc2 = _mm256_setzero_si256();
-        __m256i acc3 = _mm256_setzero_si256();
-        int32_t lanes[8];
+        __m256i acc = _mm256_setzero_si256();
+        int32_t lanes[8] __attribute__((uninitialized));
         int i;
 
         len -= n;
+        /*
+         * The eight products summed as a tree into one accumulator: with
+         * four accumulators GCC adds a register copy for each of them.
+         */
         for (; n >= CSUM_STEP; n -= CSUM_STEP, p += CSUM_STEP) {
-            acc0 = _mm256_add_epi32(acc0, csum_pairs(p));
-            acc1 = _mm256_add_epi32(acc1, csum_pairs(p + 32));
-            acc2 = _mm256_add_epi32(acc2, csum_pairs(p + 64));
-            acc3 = _mm256_add_epi32(acc3, csum_pairs(p + 96));
-            acc0 = _mm256_add_epi32(acc0, csum_pairs(p + 128));
-            acc1 = _mm256_add_epi32(acc1, csum_pairs(p + 160));
-            acc2 = _mm256_add_epi32(acc2, csum_pairs(p + 192));
-            acc3 = _mm256_add_epi32(acc3, csum_pairs(p + 224));
+            __m256i t0 = _mm256_add_epi32(csum_pairs(p), csum_pairs(p + 32));
+            __m256i t1 = _mm256_add_epi32(csum_pairs(p + 64),
+                                          csum_pairs(p + 96));
+            __m256i t2 = _mm256_add_epi32(csum_pairs(p + 128),
+                                          csum_pairs(p + 160));
+            __m256i t3 = _mm256_add_epi32(csum_pairs(p + 192),
+                                          csum_pairs(p + 224));
+
+            acc = _mm256_add_epi32(acc, _mm256_add_epi32(
+                                   _mm256_add_epi32(t0, t1),
+                                   _mm256_add_epi32(t2, t3)));
         }
         for (; n; n -= 32, p += 32) {
-            acc0 = _mm256_add_epi32(acc0, csum_pairs(p));
+            acc = _mm256_add_epi32(acc, csum_pairs(p));
         }
-        acc0 = _mm256_add_epi32(_mm256_add_epi32(acc0, acc1),
-                                _mm256_add_epi32(acc2, acc3));
-        _mm256_storeu_si256((__m256i *)lanes, acc0);
+        _mm256_storeu_si256((__m256i *)lanes, acc);
         for (i = 0; i < 8; i++) {
             total += (uint64_t)(int64_t)lanes[i];
         }

@@ -540,10 +540,37 @@ static inline void e1000e_pp_disarm(E1000EPPCore *c, E1000EPPTimer t)
 }
 
 /* dma.c: DMA with the error accounting §"DMA" of docs/fidelity.md gives. */
-bool e1000e_pp_dma_read(E1000EPPCore *c, uint64_t addr, void *buf,
-                        size_t len);
-bool e1000e_pp_dma_write(E1000EPPCore *c, uint64_t addr, const void *buf,
-                         size_t len);
+bool e1000e_pp_dma_refuse(E1000EPPCore *c, uint64_t addr, size_t len);
+
+/*
+ * Inline: several per frame, and the common case is three compares and
+ * the host's call; the reasons for a refusal are in dma.c.
+ */
+static inline bool e1000e_pp_dma_read(E1000EPPCore *c, uint64_t addr,
+                                      void *buf, size_t len)
+{
+    if (c->power != E1000E_PP_D0 || !c->bus_master || addr + len < addr) {
+        return e1000e_pp_dma_refuse(c, addr, len);
+    }
+    if (c->plat->dma_read(c->opaque, addr, buf, len)) {
+        c->dma_errors++;
+        return false;
+    }
+    return true;
+}
+
+static inline bool e1000e_pp_dma_write(E1000EPPCore *c, uint64_t addr,
+                                       const void *buf, size_t len)
+{
+    if (c->power != E1000E_PP_D0 || !c->bus_master || addr + len < addr) {
+        return e1000e_pp_dma_refuse(c, addr, len);
+    }
+    if (c->plat->dma_write(c->opaque, addr, buf, len)) {
+        c->dma_errors++;
+        return false;
+    }
+    return true;
+}
 /* A failed access, recorded in the fault list and traced. */
 void e1000e_pp_dma_fault(E1000EPPCore *c, const char *what, uint32_t desc,
                          uint64_t addr, uint32_t offset, uint32_t len,
