@@ -58,15 +58,6 @@ const uint8_t *e1000e_pp_errinj_begin(E1000EPPCore *c, const uint8_t *frame,
     unsigned k;
 
     e->active = E1000E_PP_RXERR_NONE;
-    /* Nothing armed (every frame but the injected ones): one test. */
-    _Static_assert(E1000E_PP_RXERR_KINDS == E1000E_PP_RXERR_OVERSIZE + 1,
-                   "the test below names every kind");
-    if (!(e->pending[E1000E_PP_RXERR_CRC] |
-          e->pending[E1000E_PP_RXERR_SYMBOL] |
-          e->pending[E1000E_PP_RXERR_DATA] |
-          e->pending[E1000E_PP_RXERR_OVERSIZE])) {
-        return frame;
-    }
     for (k = E1000E_PP_RXERR_CRC; k < E1000E_PP_RXERR_KINDS; k++) {
         if (e->pending[k]) {
             e->pending[k]--;

@@ -207,6 +207,19 @@ void e1000e_pp_knob_link_return(E1000EPPCore *c);
  */
 const uint8_t *e1000e_pp_errinj_begin(E1000EPPCore *c, const uint8_t *frame,
                                       size_t *len);
+
+/* Some frame error is still to be put on a frame. */
+static inline bool e1000e_pp_errinj_armed(E1000EPPCore *c)
+{
+    const E1000EPPErrInj *e = &c->errinj;
+
+    _Static_assert(E1000E_PP_RXERR_KINDS == E1000E_PP_RXERR_OVERSIZE + 1,
+                   "every kind is named below");
+    return e->pending[E1000E_PP_RXERR_CRC] |
+           e->pending[E1000E_PP_RXERR_SYMBOL] |
+           e->pending[E1000E_PP_RXERR_DATA] |
+           e->pending[E1000E_PP_RXERR_OVERSIZE];
+}
 void e1000e_pp_errinj_end(E1000EPPCore *c, bool taken);
 uint32_t e1000e_pp_errinj_bits(E1000EPPCore *c);
 uint32_t e1000e_pp_errinj_fcs(E1000EPPCore *c);

@@ -173,7 +173,8 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
              len >= ETH_HLEN + VLAN_HLEN;
     max = e1000e_pp_rx_max_frame(c, tagged);
     /* A PAUSE frame acts on the transmitter; with RCTL.DPF it stops here. */
-    if (e1000e_pp_pause_received(c, frame, len)) {
+    if ((REG(c, CTRL) & CTRL_RFCE) &&
+        e1000e_pp_pause_received(c, frame, len)) {
         e1000e_pp_stats_rx_total(c, wire_len);
         c->rxstat.filtered++;
         rx_trace(c, len, 0, "PAUSE frame, discarded (RCTL.DPF)");
@@ -221,7 +222,9 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
     if (inj) {
         fr.info.errors |= e1000e_pp_errinj_bits(c);
     }
-    e1000e_pp_timesync_rx(c, frame, len, &fr.info);
+    if (REG(c, TSYNCRXCTL) & TSYNCRXCTL_EN) {
+        e1000e_pp_timesync_rx(c, frame, len, &fr.info);
+    }
     if (!(rctl & RCTL_SECRC)) {
         /* The frame's own CRC-32, as on the wire: LSB first */
         uint32_t crc = e1000e_pp_crc32_update(E1000E_PP_CRC_INIT, frame,
@@ -317,9 +320,14 @@ bool e1000e_pp_rx_wire(E1000EPPCore *c, const uint8_t *frame, size_t len)
         /* Awake with APME: a wake filter match is only noted in WUS. */
         e1000e_pp_wake_event(c, e1000e_pp_wake_frame(c, frame, len));
     }
-    frame = e1000e_pp_errinj_begin(c, frame, &len);
+    /* Frame-error injection (errinj.c) only while some is armed. */
+    if (e1000e_pp_errinj_armed(c)) {
+        frame = e1000e_pp_errinj_begin(c, frame, &len);
+    }
     taken = rx_accept(c, frame, len, true);
-    e1000e_pp_errinj_end(c, taken);
+    if (c->errinj.active != E1000E_PP_RXERR_NONE) {
+        e1000e_pp_errinj_end(c, taken);
+    }
     if (!taken) {
         c->rxstat.offered--;    /* not taken: QEMU offers it again */
     }
