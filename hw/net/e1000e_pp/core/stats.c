@@ -42,13 +42,6 @@ void e1000e_pp_stats_rx_good(E1000EPPCore *c, const uint8_t *frame,
     }
 }
 
-/* §10.2.7: TPR/TOR count every frame the MAC takes in, good or not. */
-void e1000e_pp_stats_rx_total(E1000EPPCore *c, size_t wire_len)
-{
-    e1000e_pp_stat_inc(c, TPR);
-    e1000e_pp_stat_add64(c, TORL, wire_len);
-}
-
 void e1000e_pp_stats_tx_good(E1000EPPCore *c, const uint8_t *frame,
                              size_t wire_len)
 {
