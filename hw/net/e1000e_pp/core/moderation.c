@@ -184,7 +184,7 @@ static void wb_flush(E1000EPPCore *c, const DelayPair *p)
  * an immediate write-back (RDTR = 0, the common case) costs the host no
  * timer calls per frame.
  */
-static void delay_disarm(E1000EPPCore *c, E1000EPPTimer t)
+static inline void delay_disarm(E1000EPPCore *c, E1000EPPTimer t)
 {
     if (*armed(c, t)) {
         e1000e_pp_disarm(c, t);
@@ -192,7 +192,7 @@ static void delay_disarm(E1000EPPCore *c, E1000EPPTimer t)
     }
 }
 
-static void delay_flush(E1000EPPCore *c, const DelayPair *p)
+static inline void delay_flush(E1000EPPCore *c, const DelayPair *p)
 {
     wb_flush(c, p);
     delay_disarm(c, p->packet);
