@@ -151,7 +151,7 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
      * The segment arrays are filled as used (rxframe_add): kept out of
      * the automatic zeroing QEMU builds with, on every frame.
      */
-    RxFrame fr __attribute__((uninitialized));
+    __attribute__((uninitialized)) RxFrame fr;
 
     fr.nseg = 0;
     fr.len = 0;
