@@ -397,6 +397,9 @@ typedef struct E1000EPPCore {
     E1000EPPRxCache rxcache;
     bool tx_paused;          /* a received PAUSE holds the transmitter */
     bool rxdmt_low;          /* free descriptors at or below RDMTS */
+    /* The buffer size RCTL rx_bsize_rctl selects (0: not known). */
+    uint32_t rx_bsize_rctl;
+    uint32_t rx_bsize;
     bool tx_halted;          /* a DMA failed; until TCTL.EN is rewritten */
     E1000EPPErrInj errinj;   /* frame errors to put on received frames */
 

@@ -61,6 +61,27 @@ static inline uint32_t crc32_fold(uint32_t crc, const uint8_t *p, size_t len)
     x3 = load128(p + 48);
     p += 64;
     len -= 64;
+    /* Four steps a round: the loop's own three instructions per 256. */
+    while (len >= 256) {
+        x0 = fold(x0, k4, load128(p));
+        x1 = fold(x1, k4, load128(p + 16));
+        x2 = fold(x2, k4, load128(p + 32));
+        x3 = fold(x3, k4, load128(p + 48));
+        x0 = fold(x0, k4, load128(p + 64));
+        x1 = fold(x1, k4, load128(p + 80));
+        x2 = fold(x2, k4, load128(p + 96));
+        x3 = fold(x3, k4, load128(p + 112));
+        x0 = fold(x0, k4, load128(p + 128));
+        x1 = fold(x1, k4, load128(p + 144));
+        x2 = fold(x2, k4, load128(p + 160));
+        x3 = fold(x3, k4, load128(p + 176));
+        x0 = fold(x0, k4, load128(p + 192));
+        x1 = fold(x1, k4, load128(p + 208));
+        x2 = fold(x2, k4, load128(p + 224));
+        x3 = fold(x3, k4, load128(p + 240));
+        p += 256;
+        len -= 256;
+    }
     while (len >= 64) {
         x0 = fold(x0, k4, load128(p));
         x1 = fold(x1, k4, load128(p + 16));
@@ -145,46 +166,58 @@ bool e1000e_pp_csum_simd_usable(void)
  * top bit makes its signed value exactly the unsigned word minus 0x8000,
  * so a pair's result is u0 + u1 - 0x10000 and the true sum is the lane
  * total plus 0x10000 per pair. The flip is one XOR with the load folded
- * in: 3 instructions per 32 bytes. A step (128 bytes) moves a lane by at
- * most 4 * 0x10000, so lanes are emptied every 2^12 steps.
+ * in: 3 instructions per 32 bytes, and 3 more per 256-byte step for the
+ * loop. A step moves a lane by at most 8 * 0x10000, so lanes are emptied
+ * every 2^11 steps.
  */
-__attribute__((target("avx2")))
-uint64_t e1000e_pp_csum_simd(const uint8_t *p, size_t len)
+#define CSUM_STEP       256
+#define CSUM_STEPS      (1u << 11)
+
+__attribute__((target("avx2"), always_inline))
+static inline __m256i csum_pairs(const uint8_t *p)
 {
     const __m256i flip = _mm256_set1_epi16((short)0x8000);
     const __m256i ones = _mm256_set1_epi16(1);
+
+    return _mm256_madd_epi16(_mm256_xor_si256(flip,
+                                 _mm256_loadu_si256((const __m256i *)p)),
+                             ones);
+}
+
+__attribute__((target("avx2")))
+uint64_t e1000e_pp_csum_simd(const uint8_t *p, size_t len)
+{
     uint64_t total = (uint64_t)(len / 4) << 16;
 
     while (len) {
-        size_t n = len < (size_t)128 << 12 ? len : (size_t)128 << 12;
-        __m256i acc0 = _mm256_setzero_si256();
-        __m256i acc1 = _mm256_setzero_si256();
-        int32_t lanes[8];
+        size_t n = len < (size_t)CSUM_STEP * CSUM_STEPS ? len :
+                   (size_t)CSUM_STEP * CSUM_STEPS;
+        __m256i acc = _mm256_setzero_si256();
+        int32_t lanes[8] __attribute__((uninitialized));
         int i;
 
         len -= n;
-        for (; n >= 128; n -= 128, p += 128) {
-            __m256i a = _mm256_xor_si256(flip,
-                            _mm256_loadu_si256((const __m256i *)p));
-            __m256i b = _mm256_xor_si256(flip,
-                            _mm256_loadu_si256((const __m256i *)(p + 32)));
-            __m256i c = _mm256_xor_si256(flip,
-                            _mm256_loadu_si256((const __m256i *)(p + 64)));
-            __m256i d = _mm256_xor_si256(flip,
-                            _mm256_loadu_si256((const __m256i *)(p + 96)));
+        /*
+         * The eight products summed as a tree into one accumulator: with
+         * four accumulators GCC adds a register copy for each of them.
+         */
+        for (; n >= CSUM_STEP; n -= CSUM_STEP, p += CSUM_STEP) {
+            __m256i t0 = _mm256_add_epi32(csum_pairs(p), csum_pairs(p + 32));
+            __m256i t1 = _mm256_add_epi32(csum_pairs(p + 64),
+                                          csum_pairs(p + 96));
+            __m256i t2 = _mm256_add_epi32(csum_pairs(p + 128),
+                                          csum_pairs(p + 160));
+            __m256i t3 = _mm256_add_epi32(csum_pairs(p + 192),
+                                          csum_pairs(p + 224));
 
-            acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(a, ones));
-            acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(b, ones));
-            acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(c, ones));
-            acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(d, ones));
+            acc = _mm256_add_epi32(acc, _mm256_add_epi32(
+                                   _mm256_add_epi32(t0, t1),
+                                   _mm256_add_epi32(t2, t3)));
         }
         for (; n; n -= 32, p += 32) {
-            __m256i a = _mm256_xor_si256(flip,
-                            _mm256_loadu_si256((const __m256i *)p));
-
-            acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(a, ones));
+            acc = _mm256_add_epi32(acc, csum_pairs(p));
         }
-        _mm256_storeu_si256((__m256i *)lanes, _mm256_add_epi32(acc0, acc1));
+        _mm256_storeu_si256((__m256i *)lanes, acc);
         for (i = 0; i < 8; i++) {
             total += (uint64_t)(int64_t)lanes[i];
         }

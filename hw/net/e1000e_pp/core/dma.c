@@ -33,35 +33,12 @@ static bool dma_refused(E1000EPPCore *c, uint64_t addr, size_t len)
     return true;
 }
 
-/* The common case in a few compares; the reasons only when refused. */
-static inline bool dma_allowed(E1000EPPCore *c, uint64_t addr, size_t len)
+/* A DMA the function may not do now: logged, counted, never issued. */
+bool e1000e_pp_dma_refuse(E1000EPPCore *c, uint64_t addr, size_t len)
 {
-    if (c->power == E1000E_PP_D0 && c->bus_master && addr + len >= addr) {
-        return true;
-    }
-    return !dma_refused(c, addr, len);
-}
-
-bool e1000e_pp_dma_read(E1000EPPCore *c, uint64_t addr, void *buf,
-                        size_t len)
-{
-    if (!dma_allowed(c, addr, len) ||
-        c->plat->dma_read(c->opaque, addr, buf, len)) {
-        c->dma_errors++;
-        return false;
-    }
-    return true;
-}
-
-bool e1000e_pp_dma_write(E1000EPPCore *c, uint64_t addr, const void *buf,
-                         size_t len)
-{
-    if (!dma_allowed(c, addr, len) ||
-        c->plat->dma_write(c->opaque, addr, buf, len)) {
-        c->dma_errors++;
-        return false;
-    }
-    return true;
+    dma_refused(c, addr, len);
+    c->dma_errors++;
+    return false;
 }
 
 void e1000e_pp_dma_fault(E1000EPPCore *c, const char *what, uint32_t desc,

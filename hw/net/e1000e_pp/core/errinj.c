@@ -18,8 +18,6 @@
 #define RXD_ERR_SE      (1u << 1)
 #define RXD_ERR_RXE     (1u << 7)
 
-/* Long packets: RCTL.LPE=0 takes 1518 bytes with FCS, 1522 when tagged. */
-#define MAX_STD_FRAME   1518
 
 static const char *const kind_name[E1000E_PP_RXERR_KINDS] = {
     [E1000E_PP_RXERR_CRC] = "rx-error-crc",
@@ -44,14 +42,6 @@ uint32_t e1000e_pp_rx_error_pending(E1000EPPCore *c, E1000EPPRxErr kind)
         return 0;
     }
     return c->errinj.pending[kind];
-}
-
-size_t e1000e_pp_rx_max_frame(E1000EPPCore *c, bool tagged)
-{
-    size_t max = (REG(c, RCTL) & RCTL_LPE) ? E1000E_PP_MAX_LONG_FRAME :
-                                             MAX_STD_FRAME;
-
-    return max + (tagged ? VLAN_HLEN : 0);
 }
 
 /*

@@ -205,9 +205,21 @@ void e1000e_pp_knob_link_return(E1000EPPCore *c);
  * errinj.c: frame errors and RCTL.SBP. rx.c brackets a frame from the
  * wire with begin/end and asks about the frame in between.
  */
-size_t e1000e_pp_rx_max_frame(E1000EPPCore *c, bool tagged);
 const uint8_t *e1000e_pp_errinj_begin(E1000EPPCore *c, const uint8_t *frame,
                                       size_t *len);
+
+/* Some frame error is still to be put on a frame. */
+static inline bool e1000e_pp_errinj_armed(E1000EPPCore *c)
+{
+    const E1000EPPErrInj *e = &c->errinj;
+
+    _Static_assert(E1000E_PP_RXERR_KINDS == E1000E_PP_RXERR_OVERSIZE + 1,
+                   "every kind is named below");
+    return e->pending[E1000E_PP_RXERR_CRC] |
+           e->pending[E1000E_PP_RXERR_SYMBOL] |
+           e->pending[E1000E_PP_RXERR_DATA] |
+           e->pending[E1000E_PP_RXERR_OVERSIZE];
+}
 void e1000e_pp_errinj_end(E1000EPPCore *c, bool taken);
 uint32_t e1000e_pp_errinj_bits(E1000EPPCore *c);
 uint32_t e1000e_pp_errinj_fcs(E1000EPPCore *c);
@@ -224,6 +236,17 @@ uint32_t e1000e_pp_wake_frame(E1000EPPCore *c, const uint8_t *f, size_t len);
 #define ETH_ZLEN        60      /* shortest frame on the wire, no FCS */
 #define ETH_FCS_LEN     4
 #define VLAN_HLEN       4
+
+/* Long packets: RCTL.LPE=0 takes 1518 bytes with FCS, 1522 when tagged. */
+#define MAX_STD_FRAME   1518
+
+static inline size_t e1000e_pp_rx_max_frame(E1000EPPCore *c, bool tagged)
+{
+    size_t max = (REG(c, RCTL) & RCTL_LPE) ? E1000E_PP_MAX_LONG_FRAME :
+                                             MAX_STD_FRAME;
+
+    return max + (tagged ? VLAN_HLEN : 0);
+}
 
 static inline bool eth_is_broadcast(const uint8_t *da)
 {
@@ -381,7 +404,12 @@ bool e1000e_pp_rx_ring_move(E1000EPPCore *c, const RxFrame *fr,
 /* pktbuf.c */
 uint32_t e1000e_pp_pktbuf_charge(size_t wire_len);
 bool e1000e_pp_pktbuf_room(E1000EPPCore *c, size_t wire_len);
-bool e1000e_pp_pktbuf_empty(E1000EPPCore *c);
+
+static inline bool e1000e_pp_pktbuf_empty(E1000EPPCore *c)
+{
+    return c->pktbuf.count == 0;
+}
+
 void e1000e_pp_pktbuf_push(E1000EPPCore *c, const RxFrame *fr,
                            size_t wire_len, uint32_t done);
 bool e1000e_pp_pktbuf_peek(E1000EPPCore *c, RxFrame *fr, uint32_t **done);
@@ -397,11 +425,34 @@ void e1000e_pp_tx_run(E1000EPPCore *c);
 void e1000e_pp_tx_reset(E1000EPPCore *c);
 
 /* stats.c */
-void e1000e_pp_stat_inc(E1000EPPCore *c, uint32_t off);
-void e1000e_pp_stat_add64(E1000EPPCore *c, uint32_t lo, uint64_t n);
+/*
+ * Inline: several per received frame. Counters stick at all ones
+ * (§10.2.7) instead of wrapping.
+ */
+static inline void e1000e_pp_stat_inc(E1000EPPCore *c, uint32_t off)
+{
+    REG(c, off) += REG(c, off) != UINT32_MAX;
+}
+
+static inline void e1000e_pp_stat_add64(E1000EPPCore *c, uint32_t lo,
+                                        uint64_t n)
+{
+    uint64_t v = REG(c, lo) | (uint64_t)REG(c, lo + 4) << 32;
+
+    v = v + n < v ? UINT64_MAX : v + n;
+    REG(c, lo) = (uint32_t)v;
+    REG(c, lo + 4) = (uint32_t)(v >> 32);
+}
 void e1000e_pp_stats_rx_good(E1000EPPCore *c, const uint8_t *frame,
                              size_t wire_len);
-void e1000e_pp_stats_rx_total(E1000EPPCore *c, size_t wire_len);
+
+/* §10.2.7: TPR/TOR count every frame the MAC takes in, good or not. */
+static inline void e1000e_pp_stats_rx_total(E1000EPPCore *c, size_t wire_len)
+{
+    e1000e_pp_stat_inc(c, TPR);
+    e1000e_pp_stat_add64(c, TORL, wire_len);
+}
+
 void e1000e_pp_stats_tx_good(E1000EPPCore *c, const uint8_t *frame,
                              size_t wire_len);
 
@@ -509,10 +560,37 @@ static inline void e1000e_pp_disarm(E1000EPPCore *c, E1000EPPTimer t)
 }
 
 /* dma.c: DMA with the error accounting §"DMA" of docs/fidelity.md gives. */
-bool e1000e_pp_dma_read(E1000EPPCore *c, uint64_t addr, void *buf,
-                        size_t len);
-bool e1000e_pp_dma_write(E1000EPPCore *c, uint64_t addr, const void *buf,
-                         size_t len);
+bool e1000e_pp_dma_refuse(E1000EPPCore *c, uint64_t addr, size_t len);
+
+/*
+ * Inline: several per frame, and the common case is three compares and
+ * the host's call; the reasons for a refusal are in dma.c.
+ */
+static inline bool e1000e_pp_dma_read(E1000EPPCore *c, uint64_t addr,
+                                      void *buf, size_t len)
+{
+    if (c->power != E1000E_PP_D0 || !c->bus_master || addr + len < addr) {
+        return e1000e_pp_dma_refuse(c, addr, len);
+    }
+    if (c->plat->dma_read(c->opaque, addr, buf, len)) {
+        c->dma_errors++;
+        return false;
+    }
+    return true;
+}
+
+static inline bool e1000e_pp_dma_write(E1000EPPCore *c, uint64_t addr,
+                                       const void *buf, size_t len)
+{
+    if (c->power != E1000E_PP_D0 || !c->bus_master || addr + len < addr) {
+        return e1000e_pp_dma_refuse(c, addr, len);
+    }
+    if (c->plat->dma_write(c->opaque, addr, buf, len)) {
+        c->dma_errors++;
+        return false;
+    }
+    return true;
+}
 /* A failed access, recorded in the fault list and traced. */
 void e1000e_pp_dma_fault(E1000EPPCore *c, const char *what, uint32_t desc,
                          uint64_t addr, uint32_t offset, uint32_t len,

@@ -174,7 +174,9 @@ static bool *armed(E1000EPPCore *c, E1000EPPTimer t)
 static void wb_flush(E1000EPPCore *c, const DelayPair *p)
 {
     if (p->rx) {
-        e1000e_pp_rx_wb_flush(c);
+        if (c->rxwb.count) {    /* nothing held: the common case */
+            e1000e_pp_rx_wb_flush(c);
+        }
     } else {
         e1000e_pp_tx_wb_flush(c);
     }
@@ -187,7 +189,7 @@ static void wb_flush(E1000EPPCore *c, const DelayPair *p)
  * an immediate write-back (RDTR = 0, the common case) costs the host no
  * timer calls per frame.
  */
-static void delay_disarm(E1000EPPCore *c, E1000EPPTimer t)
+static inline void delay_disarm(E1000EPPCore *c, E1000EPPTimer t)
 {
     if (*armed(c, t)) {
         e1000e_pp_disarm(c, t);
@@ -195,7 +197,7 @@ static void delay_disarm(E1000EPPCore *c, E1000EPPTimer t)
     }
 }
 
-static void delay_flush(E1000EPPCore *c, const DelayPair *p)
+static inline void delay_flush(E1000EPPCore *c, const DelayPair *p)
 {
     wb_flush(c, p);
     delay_disarm(c, p->packet);

@@ -6,6 +6,20 @@
  */
 #include "internal.h"
 
+/* The host's fast paths, asked once (bit 0: CLMUL CRC, bit 1: AVX2 sum). */
+#define FAST_CLMUL      1
+#define FAST_SIMD       2
+static int fast = -1;
+
+static inline int fast_paths(void)
+{
+    if (fast < 0) {
+        fast = (e1000e_pp_crc32_clmul_usable() ? FAST_CLMUL : 0) |
+               (e1000e_pp_csum_simd_usable() ? FAST_SIMD : 0);
+    }
+    return fast;
+}
+
 /* Reflected CRC-32, polynomial 0x04C11DB7, slicing by 8 bytes. */
 static uint32_t crc_table[8][256];
 static bool crc_table_ready;
@@ -40,7 +54,7 @@ uint32_t e1000e_pp_crc32_update(uint32_t crc, const uint8_t *p, size_t len)
     if (!crc_table_ready) {
         crc_table_init();
     }
-    if (len >= 64 && e1000e_pp_crc32_clmul_usable()) {
+    if (len >= 64 && (fast_paths() & FAST_CLMUL)) {
         size_t bulk = len & ~(size_t)15;
         crc = e1000e_pp_crc32_clmul(crc, p, bulk);
         p += bulk;
@@ -88,7 +102,7 @@ uint32_t e1000e_pp_csum_add(uint32_t sum, const uint8_t *p, size_t len)
     size_t i = 0;
 
     /* The bulk with AVX2 where there is: a sum of 16-bit words. */
-    if (len >= 128 && e1000e_pp_csum_simd_usable()) {
+    if (len >= 128 && (fast_paths() & FAST_SIMD)) {
         i = len & ~(size_t)31;
         s = e1000e_pp_csum_simd(p, i);
     }

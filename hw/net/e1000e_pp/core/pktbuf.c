@@ -41,11 +41,6 @@ bool e1000e_pp_pktbuf_room(E1000EPPCore *c, size_t wire_len)
            pb->used + e1000e_pp_pktbuf_charge(wire_len) <= capacity(c);
 }
 
-bool e1000e_pp_pktbuf_empty(E1000EPPCore *c)
-{
-    return c->pktbuf.count == 0;
-}
-
 static void send_pause(E1000EPPCore *c, uint16_t quanta)
 {
     static const uint8_t dst[6] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x01 };

@@ -26,18 +26,27 @@ bool e1000e_pp_loopback(E1000EPPCore *c)
 /* The MAC takes frames into the packet buffer (not while in reset)... */
 static bool rx_mac_ready(E1000EPPCore *c)
 {
-    return (REG(c, RCTL) & RCTL_EN) && !c->resetting &&
-           (e1000e_pp_link_up(c) || e1000e_pp_loopback(c));
+    uint32_t rctl = REG(c, RCTL);
+
+    /* The PHY's loopback already counts as link up (phy.c). */
+    return (rctl & RCTL_EN) && !c->resetting &&
+           (e1000e_pp_link_up(c) ||
+            ((rctl & RCTL_LBM_MASK) >> RCTL_LBM_SHIFT) == 1);
 }
 
 /*
  * ...and the DMA engine moves them on while it may master the bus; with
  * CTRL.GIO_MASTER_DISABLE it starts nothing new and frames wait.
  */
+static bool rx_dma_allowed(E1000EPPCore *c)
+{
+    return c->bus_master && c->power == E1000E_PP_D0 &&
+           !(REG(c, CTRL) & CTRL_GIO_MASTER_DISABLE);
+}
+
 static bool rx_dma_ready(E1000EPPCore *c)
 {
-    return rx_mac_ready(c) && c->bus_master && c->power == E1000E_PP_D0 &&
-           !(REG(c, CTRL) & CTRL_GIO_MASTER_DISABLE);
+    return rx_mac_ready(c) && rx_dma_allowed(c);
 }
 
 bool e1000e_pp_can_receive(E1000EPPCore *c)
@@ -135,12 +144,19 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
     uint32_t rctl = REG(c, RCTL);
     size_t wire_len, max, strip = 0;
     uint8_t fcs[ETH_FCS_LEN];
+    bool inj = c->errinj.active != E1000E_PP_RXERR_NONE;
     bool tagged, fits, bad;
     unsigned needed, avail;
     uint32_t done = 0;
-    RxFrame fr;
+    /*
+     * The segment arrays are filled as used (rxframe_add): kept out of
+     * the automatic zeroing QEMU builds with, on every frame.
+     */
+    __attribute__((uninitialized)) RxFrame fr;
 
-    memset(&fr, 0, sizeof(fr));
+    fr.nseg = 0;
+    fr.len = 0;
+    memset(&fr.info, 0, sizeof(fr.info));
     if (!rx_mac_ready(c)) {
         c->rxstat.not_ready++;
         rx_trace(c, len, 0, "receiver not ready");
@@ -158,7 +174,8 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
              len >= ETH_HLEN + VLAN_HLEN;
     max = e1000e_pp_rx_max_frame(c, tagged);
     /* A PAUSE frame acts on the transmitter; with RCTL.DPF it stops here. */
-    if (e1000e_pp_pause_received(c, frame, len)) {
+    if ((REG(c, CTRL) & CTRL_RFCE) &&
+        e1000e_pp_pause_received(c, frame, len)) {
         e1000e_pp_stats_rx_total(c, wire_len);
         c->rxstat.filtered++;
         rx_trace(c, len, 0, "PAUSE frame, discarded (RCTL.DPF)");
@@ -178,14 +195,14 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
         rx_trace(c, len, 0, "oversize");
         return true;
     }
-    if (e1000e_pp_errinj_drop(c)) {
+    if (inj && e1000e_pp_errinj_drop(c)) {
         e1000e_pp_stats_rx_total(c, wire_len);
         c->rxstat.errored++;
         rx_trace(c, len, 0, "frame error");
         return true;
     }
     /* GPRC/GORC count good frames of a legal length only (§10.2.7). */
-    bad = wire_len > max || e1000e_pp_errinj_bits(c);
+    bad = wire_len > max || (inj && e1000e_pp_errinj_bits(c));
 
     /* VLAN strip (CTRL.VME): the tag goes to the descriptor, VP is set. */
     if (tagged && (REG(c, CTRL) & CTRL_VME)) {
@@ -204,8 +221,12 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
     }
     e1000e_pp_rx_parse(c, frame, len, strip, &fr.info);
     e1000e_pp_cover_rx_info(c, &fr.info);
-    fr.info.errors |= e1000e_pp_errinj_bits(c);
-    e1000e_pp_timesync_rx(c, frame, len, &fr.info);
+    if (inj) {
+        fr.info.errors |= e1000e_pp_errinj_bits(c);
+    }
+    if (REG(c, TSYNCRXCTL) & TSYNCRXCTL_EN) {
+        e1000e_pp_timesync_rx(c, frame, len, &fr.info);
+    }
     if (!(rctl & RCTL_SECRC)) {
         /* The frame's own CRC-32, as on the wire: LSB first */
         uint32_t crc = e1000e_pp_crc32_update(E1000E_PP_CRC_INIT, frame,
@@ -213,7 +234,7 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
         if (len < ETH_ZLEN) {
             crc = e1000e_pp_crc32_update(crc, zero_pad, ETH_ZLEN - len);
         }
-        put_le32(fcs, ~crc ^ e1000e_pp_errinj_fcs(c));
+        put_le32(fcs, inj ? ~crc ^ e1000e_pp_errinj_fcs(c) : ~crc);
         rxframe_add(&fr, fcs, ETH_FCS_LEN);
     }
 
@@ -221,7 +242,7 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
     avail = e1000e_pp_rxcache_avail(c);
     fits = avail >= needed;
     if (c->cfg.rx_backpressure && !(fits && e1000e_pp_pktbuf_empty(c) &&
-                                rx_dma_ready(c)) &&
+                                rx_dma_allowed(c)) &&
         !e1000e_pp_pktbuf_room(c, wire_len)) {
         /* Not taken: QEMU holds it and offers it again; nothing counts. */
         rx_trace(c, len, 0, "back-pressure");
@@ -233,7 +254,7 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
         e1000e_pp_stat_inc(c, RNBC);
         e1000e_pp_cover(c, SIT_RNBC);
     } else if (fits && direct && e1000e_pp_pktbuf_empty(c) &&
-               rx_dma_ready(c)) {
+               rx_dma_allowed(c)) {
         /*
          * The frame goes from the wire straight to host buffers (it
          * passes through the packet buffer on the chip; the model skips
@@ -303,9 +324,14 @@ bool e1000e_pp_rx_wire(E1000EPPCore *c, const uint8_t *frame, size_t len)
         /* Awake with APME: a wake filter match is only noted in WUS. */
         e1000e_pp_wake_event(c, e1000e_pp_wake_frame(c, frame, len));
     }
-    frame = e1000e_pp_errinj_begin(c, frame, &len);
+    /* Frame-error injection (errinj.c) only while some is armed. */
+    if (e1000e_pp_errinj_armed(c)) {
+        frame = e1000e_pp_errinj_begin(c, frame, &len);
+    }
     taken = rx_accept(c, frame, len, true);
-    e1000e_pp_errinj_end(c, taken);
+    if (c->errinj.active != E1000E_PP_RXERR_NONE) {
+        e1000e_pp_errinj_end(c, taken);
+    }
     if (!taken) {
         c->rxstat.offered--;    /* not taken: QEMU offers it again */
     }

@@ -22,11 +22,10 @@ static size_t desc_size(RxFormat f)
 }
 
 /* §10.2.5.1 RCTL.BSIZE/BSEX; FLXBUF (30:27), when set, in 1 KB units. */
-size_t e1000e_pp_rx_buf_size(E1000EPPCore *c)
+static size_t buf_size(E1000EPPCore *c, uint32_t rctl)
 {
     static const size_t plain[4] = { 2048, 1024, 512, 256 };
     static const size_t ext[4] = { 0, 16384, 8192, 4096 };
-    uint32_t rctl = REG(c, RCTL);
     unsigned bsize = (rctl & RCTL_BSIZE_MASK) >> RCTL_BSIZE_SHIFT;
     unsigned flx = (rctl & RCTL_FLXBUF_MASK) >> RCTL_FLXBUF_SHIFT;
 
@@ -40,9 +39,31 @@ size_t e1000e_pp_rx_buf_size(E1000EPPCore *c)
         /* BSEX=1, BSIZE=00 is reserved: documented fallback to 2048. */
         e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, RCTL,
                       "RCTL 0x%08x: reserved buffer size, using 2048", rctl);
-        return 2048;
+        return 0;
     }
     return ext[bsize];
+}
+
+/*
+ * Asked for every frame, changed only by RCTL writes: kept with the RCTL
+ * value it is for, so a reset or a loaded state needs no hook. The
+ * reserved encoding is not kept (it logs on every use).
+ */
+size_t e1000e_pp_rx_buf_size(E1000EPPCore *c)
+{
+    uint32_t rctl = REG(c, RCTL);
+    size_t size;
+
+    if (c->rx_bsize && c->rx_bsize_rctl == rctl) {
+        return c->rx_bsize;
+    }
+    size = buf_size(c, rctl);
+    if (!size) {
+        return 2048;
+    }
+    c->rx_bsize_rctl = rctl;
+    c->rx_bsize = (uint32_t)size;
+    return size;
 }
 
 /* §7.1.5: buffer i of a packet-split descriptor (0: header buffer). */

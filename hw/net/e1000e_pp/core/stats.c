@@ -6,34 +6,26 @@
  */
 #include "internal.h"
 
-void e1000e_pp_stat_inc(E1000EPPCore *c, uint32_t off)
-{
-    if (REG(c, off) != UINT32_MAX) {
-        REG(c, off)++;
-    }
-}
-
-void e1000e_pp_stat_add64(E1000EPPCore *c, uint32_t lo, uint64_t n)
-{
-    uint64_t v = REG(c, lo) | (uint64_t)REG(c, lo + 4) << 32;
-
-    v = v + n < v ? UINT64_MAX : v + n;
-    REG(c, lo) = (uint32_t)v;
-    REG(c, lo + 4) = (uint32_t)(v >> 32);
-}
-
-/* Size buckets PRC64..PRC1522 / PTC64..PTC1522 count the wire length. */
+/*
+ * Size buckets PRC64..PRC1522 / PTC64..PTC1522 count the wire length:
+ * up to 64, then 65-127, 128-255, 256-511, 512-1023 (one per power of
+ * two: the bucket is the bit length less 6) and 1024-1522; longer
+ * frames count in none.
+ */
 static void size_bucket(E1000EPPCore *c, uint32_t base64, size_t len)
 {
-    static const size_t limits[] = { 64, 127, 255, 511, 1023, 1522 };
     unsigned i;
 
-    for (i = 0; i < ARRAY_LEN(limits); i++) {
-        if (len <= limits[i]) {
-            e1000e_pp_stat_inc(c, base64 + 4 * i);
-            return;
-        }
+    if (len <= 64) {
+        i = 0;
+    } else if (len < 1024) {
+        i = 31 - (unsigned)__builtin_clz((unsigned)len) - 5;
+    } else if (len <= 1522) {
+        i = 5;
+    } else {
+        return;
     }
+    e1000e_pp_stat_inc(c, base64 + 4 * i);
 }
 
 /* wire_len includes the 4-byte FCS, as the hardware counts octets. */
@@ -48,13 +40,6 @@ void e1000e_pp_stats_rx_good(E1000EPPCore *c, const uint8_t *frame,
     } else if (frame[0] & 1) {
         e1000e_pp_stat_inc(c, MPRC);
     }
-}
-
-/* §10.2.7: TPR/TOR count every frame the MAC takes in, good or not. */
-void e1000e_pp_stats_rx_total(E1000EPPCore *c, size_t wire_len)
-{
-    e1000e_pp_stat_inc(c, TPR);
-    e1000e_pp_stat_add64(c, TORL, wire_len);
 }
 
 void e1000e_pp_stats_tx_good(E1000EPPCore *c, const uint8_t *frame,
