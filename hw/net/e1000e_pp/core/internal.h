@@ -8,6 +8,7 @@
 
 #include "core.h"
 #include "regs.h"
+#include "bytes.h"
 
 /* The register file is indexed by dword; offsets below are in bytes. */
 #define REG(c, off)     ((c)->regs[(off) >> 2])
@@ -476,54 +477,6 @@ bool e1000e_pp_crc32_clmul_usable(void);
 uint32_t e1000e_pp_crc32_clmul(uint32_t crc, const uint8_t *p, size_t len);
 bool e1000e_pp_csum_simd_usable(void);
 uint64_t e1000e_pp_csum_simd(const uint8_t *p, size_t len);
-
-/* Byte-order helpers for descriptors and headers */
-static inline uint16_t get_be16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] << 8 | p[1]);
-}
-static inline uint32_t get_be32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-           (uint32_t)p[2] << 8 | p[3];
-}
-static inline void put_be16(uint8_t *p, uint16_t v)
-{
-    p[0] = v >> 8;
-    p[1] = v;
-}
-static inline void put_be32(uint8_t *p, uint32_t v)
-{
-    p[0] = v >> 24;
-    p[1] = v >> 16;
-    p[2] = v >> 8;
-    p[3] = v;
-}
-static inline uint16_t get_le16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | p[1] << 8);
-}
-static inline uint32_t get_le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 |
-           (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-static inline uint64_t get_le64(const uint8_t *p)
-{
-    return get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
-}
-static inline void put_le16(uint8_t *p, uint16_t v)
-{
-    p[0] = v;
-    p[1] = v >> 8;
-}
-static inline void put_le32(uint8_t *p, uint32_t v)
-{
-    p[0] = v;
-    p[1] = v >> 8;
-    p[2] = v >> 16;
-    p[3] = v >> 24;
-}
 
 /*
  * RXDCTL/TXDCTL.WTHRESH as a descriptor count: GRAN (bit 24) = 1 counts
