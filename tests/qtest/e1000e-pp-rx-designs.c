@@ -296,23 +296,9 @@ static void across_polls(const char *model, const void *opaque)
 /* Frame errors on the chained, split and single-buffer paths       */
 /* ---------------------------------------------------------------- */
 
-typedef struct ErrKind {
-    const char *name;
-    const char *knob;
-    uint8_t err;            /* RDESC.ERRORS bit (§7.1.4.1); 0: oversize */
-    uint32_t stat;
-} ErrKind;
-
-static const ErrKind kinds[] = {
-    { "crc", "rx-error-crc", RXD_ERR_CE, CRCERRS },
-    { "symbol", "rx-error-symbol", RXD_ERR_SE, SYMERRS },
-    { "data", "rx-error-data", RXD_ERR_RXE, RXERRC },
-    { "oversize", "rx-error-oversize", 0, ROC },
-};
-
 typedef struct ErrCase {
     Path path;
-    const ErrKind *kind;
+    const EppRxErrKind *kind;
 } ErrCase;
 
 /* Descriptors a frame of len bytes takes on each path (by hand) */
@@ -343,7 +329,7 @@ static unsigned descs_for(Path p, size_t len)
 static void frame_error_case(const char *model, const void *opaque)
 {
     const ErrCase *c = opaque;
-    const ErrKind *k = c->kind;
+    const EppRxErrKind *k = c->kind;
     EppRxSetup s = path_setup(c->path);
     bool oversize = !k->err, jumbo = s.mtu > 1500;
     size_t bad_len = jumbo ? JUMBO_LEN : GOOD_LEN;
@@ -554,14 +540,14 @@ void rx_designs_add_cases(void)
         e1000epp_add_case(name, across_polls, &across[i]);
     }
     for (i = 0; i < G_N_ELEMENTS(errpaths); i++) {
-        for (k = 0; k < G_N_ELEMENTS(kinds); k++) {
+        for (k = 0; k < EPP_RX_ERR_KINDS; k++) {
             ErrCase *c = g_new0(ErrCase, 1);
             g_autofree char *name = NULL;
 
             c->path = errpaths[i];
-            c->kind = &kinds[k];
+            c->kind = &epp_rx_err_kinds[k];
             name = g_strdup_printf("rx/designs/frame_error/%s/%s",
-                                   path_names[c->path], kinds[k].name);
+                                   path_names[c->path], c->kind->name);
             e1000epp_add_case(name, frame_error_case, c);
         }
     }

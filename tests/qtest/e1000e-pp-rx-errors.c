@@ -25,14 +25,7 @@ typedef enum ErrMode {
     DRIVER_KEEPS,           /* NETIF_F_RXALL */
 } ErrMode;
 
-typedef struct ErrKind {
-    const char *name;
-    const char *knob;
-    uint8_t err;            /* RDESC.ERRORS bit (82574L §7.1.4.1); 0: none */
-    uint32_t stat;          /* the statistics register that counts it */
-} ErrKind;
-
-static const ErrKind kinds[] = {
+const EppRxErrKind epp_rx_err_kinds[EPP_RX_ERR_KINDS] = {
     { "crc", "rx-error-crc", RXD_ERR_CE, CRCERRS },
     { "symbol", "rx-error-symbol", RXD_ERR_SE, SYMERRS },
     { "data", "rx-error-data", RXD_ERR_RXE, RXERRC },
@@ -42,7 +35,7 @@ static const ErrKind kinds[] = {
 typedef struct ErrCase {
     EppRxDesign design;
     ErrMode mode;
-    const ErrKind *kind;
+    const EppRxErrKind *kind;
 } ErrCase;
 
 #define FRAME_LEN   1000
@@ -60,7 +53,7 @@ static QDict *qom_set(E1000epp *d, const char *property, uint64_t value)
 static void rx_frame_error_case(const char *model, const void *opaque)
 {
     const ErrCase *c = opaque;
-    const ErrKind *k = c->kind;
+    const EppRxErrKind *k = c->kind;
     EppRxSetup s = {
         .design = c->design, .mtu = 1500, .format = EPP_RXF_EXTENDED,
         .sbp = c->mode != DEVICE_DROPS, .rxall = c->mode == DRIVER_KEEPS,
@@ -212,16 +205,16 @@ void rx_add_frame_error_cases(void)
 
     for (i = 0; i < G_N_ELEMENTS(designs); i++) {
         for (m = 0; m < G_N_ELEMENTS(modes); m++) {
-            for (k = 0; k < G_N_ELEMENTS(kinds); k++) {
+            for (k = 0; k < EPP_RX_ERR_KINDS; k++) {
                 ErrCase *c = g_new0(ErrCase, 1);
                 g_autofree char *path = NULL;
 
                 c->design = designs[i].design;
                 c->mode = m;
-                c->kind = &kinds[k];
+                c->kind = &epp_rx_err_kinds[k];
                 path = g_strdup_printf("rx/frame_error/%s/%s/%s",
                                        designs[i].name, modes[m],
-                                       kinds[k].name);
+                                       epp_rx_err_kinds[k].name);
                 e1000epp_add_case(path, rx_frame_error_case, c);
             }
         }

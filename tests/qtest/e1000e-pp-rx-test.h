@@ -164,4 +164,19 @@ void rx_sbp_long_frame_exceeds_stock_buffer(const char *model);
 void rx_backpressure_on_holds_frames(const char *model);
 void rx_backpressure_off_drops_into_mpc(const char *model);
 
+/*
+ * The frame errors the device injects on demand (rx-error-* knobs), the
+ * ERRORS bit each sets with RCTL.SBP (82574L §7.1.4.1; 0: none) and the
+ * statistics register that counts it; defined in e1000e-pp-rx-errors.c.
+ */
+typedef struct EppRxErrKind {
+    const char *name;
+    const char *knob;
+    uint8_t err;
+    uint32_t stat;
+} EppRxErrKind;
+
+#define EPP_RX_ERR_KINDS 4
+extern const EppRxErrKind epp_rx_err_kinds[EPP_RX_ERR_KINDS];
+
 #endif

@@ -28,19 +28,6 @@ static void qom_set(E1000epp *d, const char *property, uint64_t value)
                              property, value);
 }
 
-static char *qom_str(E1000epp *d, const char *property)
-{
-    QDict *rsp = qtest_qmp(d->qts, "{'execute': 'qom-get', 'arguments': "
-                           "{'path': '/machine/peripheral/" EPP_DEV_ID "', "
-                           "'property': %s}}", property);
-    char *v;
-
-    g_assert(qdict_haskey(rsp, "return"));
-    v = g_strdup(qdict_get_str(rsp, "return"));
-    qobject_unref(rsp);
-    return v;
-}
-
 static uint16_t pmcsr(E1000epp *d)
 {
     uint8_t pm = qpci_find_capability(d->pdev, PCI_CAP_ID_PM, 0);
@@ -122,7 +109,7 @@ void reset_delay_widens_ctrl_rst(const char *model)
     e1000epp_step(d, 2 * EPP_NS_PER_US);
     g_assert_cmphex(e1000epp_rd(d, EECD) & EECD_AUTO_RD, ==, EECD_AUTO_RD);
     g_assert_cmpuint(e1000epp_qom_u64(d, "reset-accesses"), ==, early + 1);
-    events = qom_str(d, "events");
+    events = e1000epp_qom_str(d, "events");
     g_assert_nonnull(strstr(events, "write-during-reset reg=0x000d8"));
     e1000epp_stop(d);
 }
@@ -162,7 +149,7 @@ void knob_tx_hold_stops_tdh(const char *model)
     qom_set(d, "tx-hold", 0);
     e1000epp_step(d, 100 * EPP_NS_PER_US);
     g_assert_cmpuint(e1000epp_rd(d, TDH0), ==, 1);
-    events = qom_str(d, "events");
+    events = e1000epp_qom_str(d, "events");
     g_assert_nonnull(strstr(events, "knob-tx-hold reg=0x03810 "
                             "value=0x00000001"));
     g_assert_nonnull(strstr(events, "knob-tx-hold reg=0x03810 "

@@ -49,20 +49,18 @@ const char *e1000e_pp_situation_name(unsigned sit)
  * them leaves the FCS split; one that starts exactly at them holds it
  * alone — both leave the driver a last descriptor of FCS bytes only.
  */
-void e1000e_pp_cover_chunk(E1000EPPCore *c, const RxFrame *fr, size_t off,
-                           size_t n)
+/* The last chunk of a frame whose FCS is kept: FCS alone or split. */
+void e1000e_pp_cover_fcs(E1000EPPCore *c, const RxFrame *fr, size_t off)
 {
     size_t fcs = fr->len - ETH_FCS_LEN;
 
-    if ((REG(c, RCTL) & RCTL_SECRC) || fr->len <= ETH_FCS_LEN || !off ||
-        off + n != fr->len || off < fcs) {
+    if (fr->len <= ETH_FCS_LEN || off < fcs) {
         return;
     }
     e1000e_pp_cover(c, off == fcs ? SIT_FCS_ALONE : SIT_FCS_STRADDLE);
 }
 
-/* What the receive filters and RXCSUM made of a frame (§7.1.2, §7.1.6). */
-void e1000e_pp_cover_rx_info(E1000EPPCore *c, const E1000EPPRxInfo *info)
+void e1000e_pp_cover_offloads(E1000EPPCore *c, const E1000EPPRxInfo *info)
 {
     if (info->vp) {
         e1000e_pp_cover(c, SIT_VLAN_STRIP);
@@ -77,23 +75,15 @@ void e1000e_pp_cover_rx_info(E1000EPPCore *c, const E1000EPPRxInfo *info)
     }
 }
 
-/*
- * A frame moved as far as the ring allowed. Short of its EOP the ring
- * ran dry; with nothing held back (WTHRESH <= 1) its first descriptors
- * are already DD in host memory, so a poll sees a frame without EOP.
- */
-void e1000e_pp_cover_moved(E1000EPPCore *c, bool complete)
+/* A frame the ring ran dry on part-way through. */
+void e1000e_pp_cover_partial(E1000EPPCore *c)
 {
-    if (complete) {
-        return;
-    }
     e1000e_pp_cover(c, SIT_RING_DRY_MIDFRAME);
     if (!c->rxwb.count) {
         e1000e_pp_cover(c, SIT_SPLIT_POLLS);
     }
 }
 
-/* A packet on the wire with the offloads its descriptors asked for. */
 void e1000e_pp_cover_tx(E1000EPPCore *c, bool ixsm, bool txsm, bool tse)
 {
     if (ixsm) {
