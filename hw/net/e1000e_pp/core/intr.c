@@ -139,6 +139,7 @@ static void update_line(E1000EPPCore *c, E1000EPPIrqMode mode)
 static void msix_fire(E1000EPPCore *c, uint32_t causes)
 {
     uint32_t ivar = REG(c, IVAR);
+    uint32_t sent = 0;
     unsigned i;
 
     for (i = 0; i < ARRAY_LEN(msix_causes); i++) {
@@ -155,7 +156,14 @@ static void msix_fire(E1000EPPCore *c, uint32_t causes)
                           ivar, i);
             continue;
         }
-        if (!throttle_pass(c, &c->eitr_window[vec], &c->eitr_pending[vec],
+        /*
+         * Causes that share a vector share its message: a second cause in
+         * the same pass is carried by the message just sent, and must not
+         * hold the vector's window pending (that re-fired the vector at
+         * every EITR expiry forever, with nothing new to report).
+         */
+        if (!(sent & (1u << vec)) &&
+            !throttle_pass(c, &c->eitr_window[vec], &c->eitr_pending[vec],
                            REG(c, EITR(vec)), E1000E_PP_TIMER_EITR0 + vec)) {
             continue;
         }
@@ -166,6 +174,10 @@ static void msix_fire(E1000EPPCore *c, uint32_t causes)
         /* ...and EIAC clears the cause in ICR and in IMS (§7.4.3). */
         REG(c, ICR) &= ~(REG(c, EIAC) & cause);
         REG(c, IMS) &= ~(REG(c, EIAC) & cause);
+        if (sent & (1u << vec)) {
+            continue;
+        }
+        sent |= 1u << vec;
         e1000e_pp_stat_inc(c, IAC);
         send_message(c, vec);
         trace(c, "msix", vec);
