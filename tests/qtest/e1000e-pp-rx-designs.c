@@ -64,14 +64,6 @@ static void step_us(E1000epp *d, unsigned us)
     e1000epp_step(d, us * EPP_NS_PER_US);
 }
 
-static QDict *qom_set(E1000epp *d, const char *property, uint64_t value)
-{
-    return qtest_qmp(d->qts, "{'execute': 'qom-set', 'arguments': "
-                     "{'path': '/machine/peripheral/" EPP_DEV_ID "',"
-                     " 'property': %s, 'value': %" PRIu64 "}}",
-                     property, value);
-}
-
 /* Buffers held off the slots by the frame being built */
 static unsigned held(EppRx *rx)
 {
@@ -341,16 +333,11 @@ static void frame_error_case(const char *model, const void *opaque)
     uint8_t good[GOOD_LEN];
     EppRx *rx = rx_start(model, &s);
     E1000epp *d = rx->d;
-    QDict *rsp = qom_set(d, k->knob, 1);
 
-    if (is_stock(model)) {
-        g_assert_true(qdict_haskey(rsp, "error"));
-        qobject_unref(rsp);
+    if (!epp_rx_arm_error(d, model, k)) {
         rx_stop(rx);
         return;
     }
-    g_assert_true(qdict_haskey(rsp, "return"));
-    qobject_unref(rsp);
     frame_fill(bad, bad_len, false, 1);
     frame_fill(good, GOOD_LEN, false, 2);
     e1000epp_inject(d, bad, bad_len);
