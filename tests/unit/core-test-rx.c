@@ -140,6 +140,38 @@ void test_rx_packet_buffer_overflow_counts_mpc_and_rxo(void)
     fake_free(f);
 }
 
+/*
+ * Every frame passes through the on-chip packet buffer, even with free
+ * descriptors: one bigger than the PBA.RXA share is missed whole (MPC,
+ * ICR.RXO), never counted good, and no byte of it reaches host memory.
+ */
+void test_rx_frame_bigger_than_packet_buffer_is_missed(void)
+{
+    Fake *f = up_device();
+    uint8_t big[1514], small[60];
+
+    wr(f, 0x01000, 1);                              /* PBA.RXA = 1 KB */
+    rx_ring(f, 8, 1u << 26, 1);
+    wr(f, 0x02818, 7);
+    rd(f, 0x000c0);
+    make_frame(big, sizeof(big), 3);
+    make_frame(small, sizeof(small), 4);
+    memset(f->mem + RX_BUF(0), 0xa5, sizeof(big));
+    CHECK(e1000e_pp_receive(f->core, big, sizeof(big)));
+    CHECK_EQ(rd(f, 0x04010), 1);                    /* MPC */
+    CHECK_EQ(rd(f, 0x04074), 0);                    /* GPRC */
+    CHECK_EQ(rd(f, 0x040a0), 0);                    /* RNBC */
+    CHECK(rd(f, 0x000c0) & 0x40);                   /* ICR.RXO */
+    CHECK_EQ(rd(f, 0x02810), 0);                    /* RDH */
+    CHECK_EQ(f->mem[RX_BUF(0)], 0xa5);
+    /* A frame that fits still goes straight to the ring. */
+    CHECK(e1000e_pp_receive(f->core, small, sizeof(small)));
+    CHECK_EQ(rd(f, 0x04074), 1);
+    CHECK_EQ(rd(f, 0x02810), 1);
+    CHECK(memcmp(f->mem + RX_BUF(0), small, sizeof(small)) == 0);
+    fake_free(f);
+}
+
 void test_rx_wthresh_holds_writeback_until_rdtr_expires(void)
 {
     Fake *f = up_device();

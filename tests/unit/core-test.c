@@ -197,6 +197,7 @@ static const struct {
     T(test_rx_secrc_strips_fcs),
     T(test_rx_waits_in_packet_buffer_when_ring_is_empty),
     T(test_rx_packet_buffer_overflow_counts_mpc_and_rxo),
+    T(test_rx_frame_bigger_than_packet_buffer_is_missed),
     T(test_rx_address_filters),
     T(test_rx_packet_split_header_split_never_passes_rdt),
     T(test_rx_mta_mo3_uses_address_bits_43_32),

@@ -105,6 +105,7 @@ void test_rx_fcs_alone_in_last_chunk(void);
 void test_rx_secrc_strips_fcs(void);
 void test_rx_waits_in_packet_buffer_when_ring_is_empty(void);
 void test_rx_packet_buffer_overflow_counts_mpc_and_rxo(void);
+void test_rx_frame_bigger_than_packet_buffer_is_missed(void);
 void test_rx_wthresh_holds_writeback_until_rdtr_expires(void);
 void test_rx_xoff_when_buffer_passes_fcrth(void);
 void test_rx_address_filters(void);

@@ -254,11 +254,12 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
         e1000e_pp_stat_inc(c, RNBC);
         e1000e_pp_cover(c, SIT_RNBC);
     } else if (fits && direct && e1000e_pp_pktbuf_empty(c) &&
-               rx_dma_allowed(c)) {
+               rx_dma_allowed(c) && e1000e_pp_pktbuf_room(c, wire_len)) {
         /*
          * The frame goes from the wire straight to host buffers (it
-         * passes through the packet buffer on the chip; the model skips
-         * that copy); only what a null descriptor left over stays.
+         * passes through the packet buffer on the chip, so it must fit
+         * there; the model skips that copy); only what a null descriptor
+         * left over stays.
          */
         bool complete;
 
@@ -271,13 +272,7 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
         if (complete) {
             return true;
         }
-        if (e1000e_pp_pktbuf_room(c, wire_len)) {
-            e1000e_pp_pktbuf_push(c, &fr, wire_len, done);
-            return true;
-        }
-        /* Cannot happen with an empty buffer but for a tiny PBA.RXA. */
-        c->rxstat.missed++;
-        e1000e_pp_stat_inc(c, MPC);
+        e1000e_pp_pktbuf_push(c, &fr, wire_len, done);
         return true;
     }
     if (e1000e_pp_pktbuf_room(c, wire_len)) {
