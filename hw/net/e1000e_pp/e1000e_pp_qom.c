@@ -49,37 +49,41 @@ static void add_counters(E1000EPPState *s)
     }
 }
 
+/* The core's text lists: measured first, then written into a new string. */
+typedef size_t (*CoreTextFn)(E1000EPPCore *c, char *buf, size_t size);
+
+static char *core_text(Object *obj, CoreTextFn fn)
+{
+    E1000EPPState *s = E1000E_PP(obj);
+    size_t len = fn(&s->core, NULL, 0);
+    char *buf = g_malloc(len + 1);
+
+    fn(&s->core, buf, len + 1);
+    return buf;
+}
+
 /* qom-get <dev> events: knob changes and violations, oldest first. */
 static char *e1000e_pp_get_events(Object *obj, Error **errp)
 {
-    E1000EPPState *s = E1000E_PP(obj);
-    size_t len = e1000e_pp_events(&s->core, NULL, 0);
-    char *buf = g_malloc(len + 1);
-
-    e1000e_pp_events(&s->core, buf, len + 1);
-    return buf;
+    return core_text(obj, e1000e_pp_events);
 }
 
 /* qom-get <dev> dma-faults: failed DMAs, oldest first. */
 static char *e1000e_pp_get_dma_faults(Object *obj, Error **errp)
 {
-    E1000EPPState *s = E1000E_PP(obj);
-    size_t len = e1000e_pp_dma_faults(&s->core, NULL, 0);
-    char *buf = g_malloc(len + 1);
-
-    e1000e_pp_dma_faults(&s->core, buf, len + 1);
-    return buf;
+    return core_text(obj, e1000e_pp_dma_faults);
 }
 
 /* qom-get <dev> situations: "name count" per datapath situation. */
 static char *e1000e_pp_get_situations(Object *obj, Error **errp)
 {
-    E1000EPPState *s = E1000E_PP(obj);
-    size_t len = e1000e_pp_situations(&s->core, NULL, 0);
-    char *buf = g_malloc(len + 1);
+    return core_text(obj, e1000e_pp_situations);
+}
 
-    e1000e_pp_situations(&s->core, buf, len + 1);
-    return buf;
+/* qom-get <dev> unimplemented-registers: what the guest touched. */
+static char *e1000e_pp_get_unimplemented(Object *obj, Error **errp)
+{
+    return core_text(obj, e1000e_pp_unimplemented);
 }
 
 /*
@@ -180,17 +184,6 @@ static void add_knobs(E1000EPPState *s)
     object_property_add_str(OBJECT(s), "events", e1000e_pp_get_events, NULL);
     object_property_add_str(OBJECT(s), "dma-faults", e1000e_pp_get_dma_faults,
                             NULL);
-}
-
-/* qom-get <dev> unimplemented-registers: what the guest touched. */
-static char *e1000e_pp_get_unimplemented(Object *obj, Error **errp)
-{
-    E1000EPPState *s = E1000E_PP(obj);
-    size_t len = e1000e_pp_unimplemented(&s->core, NULL, 0);
-    char *buf = g_malloc(len + 1);
-
-    e1000e_pp_unimplemented(&s->core, buf, len + 1);
-    return buf;
 }
 
 void e1000e_pp_add_qom_properties(E1000EPPState *s)
