@@ -6,8 +6,11 @@
 
 1. every seed, corpus and regression input runs once and must pass;
 2. then E1000EPP_FUZZ_SECONDS (default 20) of coverage-guided fuzzing
-   from them, with a fixed seed (E1000EPP_FUZZ_SEED, default 1) so that a
-   CI failure reproduces; new inputs go to a temporary directory.
+   from them, with a fixed seed (E1000EPP_FUZZ_SEED, default 1); new
+   inputs go to a temporary directory. The target is deterministic per
+   input, but libFuzzer's path is not (the same seed reaches different
+   inputs from run to run), so what reproduces a failure is the crashing
+   input, kept and named in the output, not the seed.
 A failure shows the fuzzer's last lines and the crashing input.
 """
 
