@@ -122,17 +122,7 @@ void irq_ics_ims_imc_intx_level(const char *model)
     g_assert_false(line_high(d));
 
     /* When: a real transmit completion with RS; Then: TXDW raises it */
-    {
-        uint8_t f[60], desc[EPP_DESC_LEN];
-        uint64_t g = e1000epp_alloc(d, sizeof(f));
-
-        tx_eth_header(f, 0x88b5);
-        fill_pattern(f + 14, sizeof(f) - 14, 3);
-        e1000epp_memwrite(d, g, f, sizeof(f));
-        e1000epp_txd_legacy(desc, g, sizeof(f),
-                            TXD_CMD_EOP | TXD_CMD_IFCS | TXD_CMD_RS);
-        e1000epp_tx_push(d, desc);
-    }
+    irq_send_small(d, 0, 3, 0);
     if (on_stock(model, "ITR = 0 still throttles: an interrupt within "
                  "500 x 256 ns of the last one waits for that interval")) {
         g_assert_false(line_high(d));
@@ -291,8 +281,6 @@ void irq_msi_message_per_assertion(const char *model)
 {
     E1000epp *d = irq_start_intx(model);
     uint64_t slot = e1000epp_alloc(d, 4);
-    uint8_t f[60], desc[EPP_DESC_LEN];
-    uint64_t g;
     uint32_t icr;
 
     /* Given: MSI enabled, its message address in guest RAM */
@@ -328,13 +316,7 @@ void irq_msi_message_per_assertion(const char *model)
     EPP_EXPECT_REG(d, ICR, 0xffffffff, 0);
 
     /* When: a transmit completes with RS; Then: the next message */
-    g = e1000epp_alloc(d, sizeof(f));
-    tx_eth_header(f, 0x88b5);
-    fill_pattern(f + 14, sizeof(f) - 14, 9);
-    e1000epp_memwrite(d, g, f, sizeof(f));
-    e1000epp_txd_legacy(desc, g, sizeof(f),
-                        TXD_CMD_EOP | TXD_CMD_IFCS | TXD_CMD_RS);
-    e1000epp_tx_push(d, desc);
+    irq_send_small(d, 0, 9, 0);
     g_assert_cmphex(qtest_readl(d->qts, slot), ==, MSI_DATA);
     g_assert_false(line_high(d));
     icr = e1000epp_rd(d, ICR);
