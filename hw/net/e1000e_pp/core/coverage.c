@@ -6,7 +6,6 @@
  * datasheet section). Counted since realize, never reset by the guest;
  * read with qom-get <nic> situations.
  */
-#include <stdio.h>
 
 #include "internal.h"
 
@@ -121,11 +120,8 @@ size_t e1000e_pp_situations(E1000EPPCore *c, char *buf, size_t size)
         buf[0] = '\0';
     }
     for (i = 0; i < E1000E_PP_SITUATIONS; i++) {
-        int n = snprintf(len < size ? buf + len : NULL,
-                         len < size ? size - len : 0, "%s %llu\n", names[i],
-                         (unsigned long long)c->situations[i]);
-
-        len += n > 0 ? (size_t)n : 0;
+        len = e1000e_pp_text_add(buf, size, len, "%s %llu\n", names[i],
+                                 (unsigned long long)c->situations[i]);
     }
     return len;
 }

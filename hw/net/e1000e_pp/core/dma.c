@@ -10,7 +10,6 @@
  * if it had landed. What the engines report here is kept in a bounded
  * fault list (qom-get <nic> dma-faults) and traced.
  */
-#include <stdio.h>
 
 #include "internal.h"
 
@@ -75,15 +74,14 @@ size_t e1000e_pp_dma_faults(E1000EPPCore *c, char *buf, size_t size)
     }
     for (; i < c->nfaults; i++) {
         const E1000EPPDmaFault *f = &c->faults[i % E1000E_PP_DMA_FAULTS];
-        int n = snprintf(len < size ? buf + len : NULL,
-                         len < size ? size - len : 0,
-                         "%lld frame=%llu %s desc=%u addr=0x%llx offset=%u "
-                         "len=%u %s\n", (long long)f->ns,
-                         (unsigned long long)f->frame, f->what, f->desc,
-                         (unsigned long long)f->addr, f->offset, f->len,
-                         f->write ? "write" : "read");
 
-        len += n > 0 ? (size_t)n : 0;
+        len = e1000e_pp_text_add(buf, size, len,
+                                 "%lld frame=%llu %s desc=%u addr=0x%llx "
+                                 "offset=%u len=%u %s\n", (long long)f->ns,
+                                 (unsigned long long)f->frame, f->what,
+                                 f->desc, (unsigned long long)f->addr,
+                                 f->offset, f->len,
+                                 f->write ? "write" : "read");
     }
     return len;
 }

@@ -68,6 +68,10 @@ extern const size_t e1000e_pp_reg_table_len;
 void e1000e_pp_log(E1000EPPCore *c, E1000EPPLog kind, uint32_t off,
                    const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* The text lists: append at len within size; returns the length needed. */
+size_t e1000e_pp_text_add(char *buf, size_t size, size_t len,
+                          const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* A knob change or violation, kept in the event list and traced. */
 void e1000e_pp_event(E1000EPPCore *c, const char *what, uint32_t reg,
                      uint32_t value);

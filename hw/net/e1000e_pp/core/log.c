@@ -27,6 +27,23 @@ void e1000e_pp_log(E1000EPPCore *c, E1000EPPLog kind, uint32_t off,
     c->plat->log(c->opaque, kind, msg);
 }
 
+/*
+ * Measured first with size 0, then written: the length counts what did
+ * not fit, and the text stays terminated.
+ */
+size_t e1000e_pp_text_add(char *buf, size_t size, size_t len,
+                          const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(len < size ? buf + len : NULL, len < size ? size - len : 0,
+                  fmt, ap);
+    va_end(ap);
+    return len + (n > 0 ? (size_t)n : 0);
+}
+
 void e1000e_pp_event(E1000EPPCore *c, const char *what, uint32_t reg,
                      uint32_t value)
 {
@@ -53,12 +70,10 @@ size_t e1000e_pp_events(E1000EPPCore *c, char *buf, size_t size)
     }
     for (; i < c->nevents; i++) {
         const E1000EPPEvent *e = &c->events[i % E1000E_PP_EVENTS];
-        int n = snprintf(len < size ? buf + len : NULL,
-                         len < size ? size - len : 0,
-                         "%lld %s reg=0x%05x value=0x%08x\n",
-                         (long long)e->ns, e->what, e->reg, e->value);
 
-        len += n > 0 ? (size_t)n : 0;
+        len = e1000e_pp_text_add(buf, size, len,
+                                 "%lld %s reg=0x%05x value=0x%08x\n",
+                                 (long long)e->ns, e->what, e->reg, e->value);
     }
     return len;
 }

@@ -11,7 +11,6 @@
  * Registers the driver may touch but the model does not implement are
  * REG_UNIMP rows: stored, listed (e1000e_pp_unimplemented) and logged.
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -324,16 +323,13 @@ size_t e1000e_pp_unimplemented(E1000EPPCore *c, char *buf, size_t size)
     }
     for (off = 0; off < REG_SPACE_BYTES; off += 4) {
         const RegInfo *ri;
-        int n;
 
         if (!(c->unimp_seen[off >> 7] & (1u << ((off >> 2) & 31)))) {
             continue;
         }
         ri = e1000e_pp_reg_lookup(off);
-        n = snprintf(len < size ? buf + len : NULL,
-                     len < size ? size - len : 0, "%s%s@0x%05x",
-                     len ? "," : "", ri ? ri->name : "?", off);
-        len += n > 0 ? (size_t)n : 0;
+        len = e1000e_pp_text_add(buf, size, len, "%s%s@0x%05x",
+                                 len ? "," : "", ri ? ri->name : "?", off);
     }
     return len;
 }
