@@ -256,6 +256,20 @@ uint64_t e1000epp_qom_u64(E1000epp *d, const char *property)
     return v;
 }
 
+/* qom-set of a device property: false when the device refuses it */
+bool e1000epp_qom_set(E1000epp *d, const char *property, uint64_t value)
+{
+    QDict *rsp = qtest_qmp(d->qts, "{'execute': 'qom-set', 'arguments': "
+                           "{'path': '/machine/peripheral/" EPP_DEV_ID "', "
+                           "'property': %s, 'value': %" PRIu64 "}}",
+                           property, value);
+    bool accepted = qdict_haskey(rsp, "return");
+
+    g_assert_true(accepted || qdict_haskey(rsp, "error"));
+    qobject_unref(rsp);
+    return accepted;
+}
+
 /* A string property of the device (qom-get), g_free it */
 char *e1000epp_qom_str(E1000epp *d, const char *property)
 {

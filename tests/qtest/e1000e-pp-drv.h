@@ -88,6 +88,7 @@ E1000epp *e1000epp_start_pre(const char *model, const char *dev_props,
 /* A uint64 QOM property of the device (e1000e-pp's rx-* counters ...) */
 uint64_t e1000epp_qom_u64(E1000epp *d, const char *property);
 char *e1000epp_qom_str(E1000epp *d, const char *property);
+bool e1000epp_qom_set(E1000epp *d, const char *property, uint64_t value);
 
 void e1000epp_stop(E1000epp *d);
 void e1000epp_bring_up(E1000epp *d, const E1000eppConfig *cfg);

@@ -15,7 +15,7 @@
 #include "e1000e-pp-rx-test.h"
 
 /* -m 128M: guest RAM ends here; the PCI hole above answers no write. */
-#define RAM_END         0x8000000ull
+#define RAM_END         UINT64_C(0x8000000)
 #define SHORT_BYTES     256
 
 static uint64_t situation(const char *list, const char *name)
@@ -55,6 +55,9 @@ void rx_short_buffer_one_fault_record(const char *model)
         e1000epp_rx_wait_dd(d, i);
     }
     e1000epp_memread(d, c, got, sizeof(got));
+    g_assert_cmpmem(got, sizeof(got), wire, sizeof(wire));
+    frame_fill(wire, sizeof(wire), false, 1);
+    e1000epp_memread(d, a, got, sizeof(got));
     g_assert_cmpmem(got, sizeof(got), wire, sizeof(wire));
     if (!is_stock(model)) {
         g_autofree char *faults = e1000epp_qom_str(d, "dma-faults");

@@ -426,14 +426,10 @@ void rx_fetch_limit_set_at_run_time(const char *model)
     g_autofree char *events = NULL;
     EppRx *rx = rx_start(model, &s);
     E1000epp *d = rx->d;
-    QDict *rsp;
     bool eop;
 
-    rsp = qtest_qmp(d->qts, "{'execute': 'qom-set', 'arguments': "
-                    "{'path': '/machine/peripheral/" EPP_DEV_ID "', "
-                    "'property': 'rx-fetch-limit', 'value': 2}}");
-    g_assert_cmpint(qdict_haskey(rsp, "error"), ==, is_stock(model));
-    qobject_unref(rsp);
+    g_assert_cmpint(e1000epp_qom_set(d, "rx-fetch-limit", 2), ==,
+                    !is_stock(model));
     if (is_stock(model)) {
         rx_stop(rx);
         return;
@@ -452,10 +448,7 @@ void rx_fetch_limit_set_at_run_time(const char *model)
     g_assert_cmpuint(count_dd(rx, 5, &eop), ==, 2);
     g_assert_false(eop);
 
-    rsp = qtest_qmp(d->qts, "{'execute': 'qom-set', 'arguments': "
-                    "{'path': '/machine/peripheral/" EPP_DEV_ID "', "
-                    "'property': 'rx-fetch-limit', 'value': 0}}");
-    qobject_unref(rsp);
+    g_assert_true(e1000epp_qom_set(d, "rx-fetch-limit", 0));
     e1000epp_wr(d, RDT0, e1000epp_rd(d, RDT0));
     epp_rx_wait_frame(rx, f, RX_BUDGET_NS);
     expect_jumbo(rx, f, wire, 5);

@@ -106,19 +106,6 @@ typedef struct RaceResult {
     char *events;               /* the device's event list afterwards */
 } RaceResult;
 
-static char *qom_events(E1000epp *d)
-{
-    QDict *rsp = qtest_qmp(d->qts, "{'execute': 'qom-get', 'arguments': "
-                           "{'path': '/machine/peripheral/" EPP_DEV_ID "', "
-                           "'property': 'events'}}");
-    char *v;
-
-    g_assert(qdict_haskey(rsp, "return"));
-    v = g_strdup(qdict_get_str(rsp, "return"));
-    qobject_unref(rsp);
-    return v;
-}
-
 /* order[i]: 0 = next reset-task step, 1 = next suspend step */
 static RaceResult race_run(const char *model, const uint8_t *order,
                            size_t n, bool guard_resume)
@@ -151,7 +138,7 @@ static RaceResult race_run(const char *model, const uint8_t *order,
                         res.pm_violations;
     res.reset_accesses = e1000epp_qom_u64(r.d, "reset-accesses") -
                          res.reset_accesses;
-    res.events = qom_events(r.d);
+    res.events = e1000epp_qom_str(r.d, "events");
     e1000epp_stop(r.d);
     return res;
 }

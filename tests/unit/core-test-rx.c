@@ -148,7 +148,7 @@ void test_rx_packet_buffer_overflow_counts_mpc_and_rxo(void)
 void test_rx_frame_bigger_than_packet_buffer_is_missed(void)
 {
     Fake *f = up_device();
-    uint8_t big[1514], small[60];
+    uint8_t big[1514], small[60], untouched[1514];
 
     wr(f, 0x01000, 1);                              /* PBA.RXA = 1 KB */
     rx_ring(f, 8, 1u << 26, 1);
@@ -156,19 +156,22 @@ void test_rx_frame_bigger_than_packet_buffer_is_missed(void)
     rd(f, 0x000c0);
     make_frame(big, sizeof(big), 3);
     make_frame(small, sizeof(small), 4);
-    memset(f->mem + RX_BUF(0), 0xa5, sizeof(big));
+    memset(untouched, 0xa5, sizeof(untouched));
+    memcpy(f->mem + RX_BUF(0), untouched, sizeof(untouched));
     CHECK(e1000e_pp_receive(f->core, big, sizeof(big)));
     CHECK_EQ(rd(f, 0x04010), 1);                    /* MPC */
     CHECK_EQ(rd(f, 0x04074), 0);                    /* GPRC */
     CHECK_EQ(rd(f, 0x040a0), 0);                    /* RNBC */
     CHECK(rd(f, 0x000c0) & 0x40);                   /* ICR.RXO */
     CHECK_EQ(rd(f, 0x02810), 0);                    /* RDH */
-    CHECK_EQ(f->mem[RX_BUF(0)], 0xa5);
+    CHECK(memcmp(f->mem + RX_BUF(0), untouched, sizeof(untouched)) == 0);
+    CHECK_EQ(f->mem[RX_RING + 8] & 1, 0);           /* descriptor 0: no DD */
     /* A frame that fits still goes straight to the ring. */
     CHECK(e1000e_pp_receive(f->core, small, sizeof(small)));
     CHECK_EQ(rd(f, 0x04074), 1);
     CHECK_EQ(rd(f, 0x02810), 1);
     CHECK(memcmp(f->mem + RX_BUF(0), small, sizeof(small)) == 0);
+    CHECK_EQ(f->mem[RX_RING + 8] & 3, 3);           /* DD | EOP */
     fake_free(f);
 }
 
