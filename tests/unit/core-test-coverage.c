@@ -109,6 +109,32 @@ void test_cover_ring_dry_split_polls_and_wb_flushes(void)
     fake_free(f);
 }
 
+/*
+ * A frame waiting on the chip for an empty ring has not started: tail
+ * writes that give no descriptor move nothing, so neither "ring dry
+ * mid-frame" nor "split across polls" may count; the delay timers are
+ * not restarted for it either (RDTR runs per frame moved, §7.4.4).
+ */
+void test_cover_dry_ring_moving_nothing_counts_nothing(void)
+{
+    uint8_t frame[60];
+    Fake *f = up_device();
+
+    wr(f, RDTR, 10);
+    ring(f, 0, 0);
+    make_frame(frame, sizeof(frame), 3);
+    CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
+    wr(f, RDT, 0);
+    CHECK_EQ(f->core->pktbuf.count, 1);
+    CHECK_EQ(sit(f, SIT_RING_DRY_MIDFRAME), 0);
+    CHECK_EQ(sit(f, SIT_SPLIT_POLLS), 0);
+    CHECK_EQ(sit(f, SIT_RNBC), 1);
+    wr(f, RDT, 7);
+    CHECK_EQ(f->core->rxstat.delivered, 1);
+    CHECK_EQ(sit(f, SIT_RING_DRY_MIDFRAME), 0);
+    fake_free(f);
+}
+
 void test_cover_rnbc_and_injected_errors(void)
 {
     uint8_t frame[60];

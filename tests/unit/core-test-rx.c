@@ -348,19 +348,8 @@ void test_rx_packet_split_header_split_never_passes_rdt(void)
      */
     Fake *f = up_device();
     uint8_t frame[1200];
-    unsigned i;
 
-    memset(f->mem + RX_RING, 0, 256);
-    for (i = 0; i < 8; i++) {
-        put64(f->mem + RX_RING + 32 * i, RX_BUF(2 * i));
-        put64(f->mem + RX_RING + 32 * i + 8, RX_BUF(2 * i + 1));
-    }
-    wr(f, 0x02170, 0x00000102);                     /* PSRCTL */
-    wr(f, 0x02800, RX_RING);
-    wr(f, 0x02808, 256);
-    wr(f, 0x02810, 0);
-    wr(f, 0x02818, 2);
-    wr(f, 0x00100, 1u << 1 | 1u << 3 | 1u << 10 | 1u << 26);
+    rx_split_ring(f, 0x00000102, 2, 1u << 1 | 1u << 3 | 1u << 10 | 1u << 26);
     make_frame(frame, sizeof(frame), 1);
     frame[12] = 0x08;                               /* IPv4/TCP header */
     frame[13] = 0x00;
@@ -387,6 +376,31 @@ void test_rx_packet_split_header_split_never_passes_rdt(void)
     CHECK_EQ(le16(f->mem + RX_RING + 18), 1024);
     CHECK_EQ(le16(f->mem + RX_RING + 32 + 12), 0);  /* buffer 0 empty */
     CHECK_EQ(le16(f->mem + RX_RING + 32 + 18), 1200 - 54 - 1024);
+    fake_free(f);
+}
+
+/*
+ * PSRCTL with BSIZE0 only (256 bytes) and a 1000-byte frame: buffers
+ * 1-3 have no room for the rest, so no descriptor can finish it. The
+ * frame waits on the chip; the seven posted descriptors are not spent
+ * on write-backs that take nothing (each was DD with length 0 before).
+ */
+void test_rx_packet_split_without_buffers_1_to_3_spends_nothing(void)
+{
+    Fake *f = up_device();
+    uint8_t frame[1000];
+    unsigned i;
+
+    rx_split_ring(f, 0x00000002, 14, 1u << 1 | 1u << 15 | 1u << 26 |
+                  1u << 10);                        /* DTYP = split */
+    make_frame(frame, sizeof(frame), 2);
+    CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
+    CHECK_EQ(rd(f, 0x02810), 0);                    /* RDH */
+    for (i = 0; i < 8; i++) {
+        CHECK_EQ(f->mem[RX_RING + 32 * i + 8] & 1, 0);  /* no DD */
+    }
+    CHECK_EQ(f->core->pktbuf.count, 1);
+    CHECK_EQ(f->core->rxstat.delivered, 0);
     fake_free(f);
 }
 

@@ -72,6 +72,27 @@ void rx_ring(Fake *f, unsigned n, uint32_t rctl, int extended)
     wr(f, 0x00100, rctl | 1u << 1 | 1u << 15);      /* RCTL.EN | BAM */
 }
 
+/*
+ * 8 packet-split descriptors (RDLEN 256): buffer 0 of descriptor i at
+ * RX_BUF(2i), buffer 1 at RX_BUF(2i + 1); RDT in 16-byte units.
+ */
+void rx_split_ring(Fake *f, uint32_t psrctl, uint32_t rdt, uint32_t rctl)
+{
+    unsigned i;
+
+    memset(f->mem + RX_RING, 0, 256);
+    for (i = 0; i < 8; i++) {
+        put64(f->mem + RX_RING + 32 * i, RX_BUF(2 * i));
+        put64(f->mem + RX_RING + 32 * i + 8, RX_BUF(2 * i + 1));
+    }
+    wr(f, 0x02170, psrctl);                         /* PSRCTL */
+    wr(f, 0x02800, RX_RING);                        /* RDBAL */
+    wr(f, 0x02808, 256);                            /* RDLEN */
+    wr(f, 0x02810, 0);                              /* RDH */
+    wr(f, 0x02818, rdt);                            /* RDT */
+    wr(f, 0x00100, rctl);                           /* RCTL */
+}
+
 void make_frame(uint8_t *buf, size_t len, uint8_t seed)
 {
     static const uint8_t da[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
@@ -200,6 +221,7 @@ static const struct {
     T(test_rx_frame_bigger_than_packet_buffer_is_missed),
     T(test_rx_address_filters),
     T(test_rx_packet_split_header_split_never_passes_rdt),
+    T(test_rx_packet_split_without_buffers_1_to_3_spends_nothing),
     T(test_rx_mta_mo3_uses_address_bits_43_32),
     T(test_rx_rss_hash_matches_toeplitz_vectors),
     T(test_rx_checksum_status_from_the_frame),
@@ -237,6 +259,7 @@ static const struct {
     T(test_register_table_access_kinds),
     T(test_dma_into_bar0_is_refused_not_reentered),
     T(test_rx_backpressure_config_keeps_every_frame),
+    T(test_rx_backpressure_held_frame_counts_once),
     T(test_wake_on_link_change_sets_pme_and_wus_sticks),
     T(test_wake_frames_in_d3hot),
     T(test_no_pme_without_pme_en),
@@ -262,6 +285,7 @@ static const struct {
     T(test_ctrl_slu_gates_the_link_and_frcspd_forces_speed),
     T(test_cover_fcs_straddle_and_alone),
     T(test_cover_ring_dry_split_polls_and_wb_flushes),
+    T(test_cover_dry_ring_moving_nothing_counts_nothing),
     T(test_cover_rnbc_and_injected_errors),
     T(test_cover_fault_record_names_the_frame),
 #undef T

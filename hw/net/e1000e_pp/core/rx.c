@@ -112,14 +112,18 @@ void e1000e_pp_rx_drain(E1000EPPCore *c)
     }
     /* Bounded by the frames the buffer can hold. */
     for (guard = 0; guard < E1000E_PP_PKTBUF_FRAMES; guard++) {
+        uint32_t rdh;
         bool complete;
 
         if (!e1000e_pp_pktbuf_peek(c, &fr, &done)) {
             break;
         }
         e1000e_pp_rxcache_avail(c);     /* a tail moved back takes back */
+        rdh = REG(c, RDH);
         complete = e1000e_pp_rx_ring_move(c, &fr, done);
-        rx_moved(c, complete);
+        if (complete || REG(c, RDH) != rdh) {
+            rx_moved(c, complete);      /* a dry ring moved nothing */
+        }
         if (!complete) {
             rx_trace(c, fr.len, 0, "ring dry part-way, rest waits");
             break;
@@ -188,6 +192,16 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
         rx_trace(c, len, 0, "filtered");
         return true;
     }
+    if (c->cfg.rx_backpressure && !e1000e_pp_pktbuf_empty(c) &&
+        !e1000e_pp_pktbuf_room(c, wire_len)) {
+        /*
+         * Not taken: QEMU holds it and offers it again, so nothing may
+         * count yet. An empty buffer never holds a frame back: one too
+         * big for it is missed below instead of blocking the netdev.
+         */
+        rx_trace(c, len, 0, "back-pressure");
+        return false;
+    }
     /* Length and frame errors count after the filters (errinj.c). */
     if (wire_len > max && !e1000e_pp_rx_keep_long(c, wire_len)) {
         e1000e_pp_stats_rx_total(c, wire_len);
@@ -241,13 +255,6 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
     needed = e1000e_pp_rx_descriptors_needed(c, &fr);
     avail = e1000e_pp_rxcache_avail(c);
     fits = avail >= needed;
-    if (c->cfg.rx_backpressure && !(fits && e1000e_pp_pktbuf_empty(c) &&
-                                rx_dma_allowed(c)) &&
-        !e1000e_pp_pktbuf_room(c, wire_len)) {
-        /* Not taken: QEMU holds it and offers it again; nothing counts. */
-        rx_trace(c, len, 0, "back-pressure");
-        return false;
-    }
     e1000e_pp_stats_rx_total(c, wire_len);
     if (!avail) {
         /* RNBC: a frame arrived while RDH == RDT (§10.2.7). */

@@ -330,8 +330,16 @@ static bool move_split(E1000EPPCore *c, const RxFrame *fr, uint32_t *done)
     uint32_t ring = e1000e_pp_rx_ring_units(c);
     size_t room = ps_buf_size(c, 1) + ps_buf_size(c, 2) + ps_buf_size(c, 3);
 
-    if (!room && (*done || !ps_buf_size(c, 0))) {
-        return false;           /* PSRCTL leaves no buffer for the rest */
+    if (!room && (*done || !ps_buf_size(c, 0) ||
+                  fr->len > ps_first_chunk(c, fr))) {
+        /*
+         * PSRCTL leaves no buffer for the rest: the frame waits rather
+         * than spending descriptors that would each take nothing.
+         */
+        e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, PSRCTL,
+                      "packet split: BSIZE1-3 are 0 and a %zu-byte frame "
+                      "needs them: it waits", fr->len);
+        return false;
     }
     for (guard = 0; *done < fr->len && guard <= ring; guard++) {
         uint8_t *d = e1000e_pp_rxcache_peek(c);
