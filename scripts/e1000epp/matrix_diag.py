@@ -259,8 +259,10 @@ def check_required(results, required):
 
 def baseline_text(results, baseline):
     """The situations this run reached that the baseline did not, and the
-    other way round; the change in DMA faults."""
-    base = baseline.get("cells", [])
+    other way round; the change in DMA faults. As in matrix.compare,
+    baseline cells this run did not select are left out."""
+    ran = {r["cell"] for r in results}
+    base = [r for r in baseline.get("cells", []) if r.get("cell") in ran]
     _, now = run_coverage(results)
     known, before = run_coverage(base)
     if not known:

@@ -143,6 +143,23 @@ def test_baseline_lists_situations_gained_and_lost(tmp_path):
     assert "newly reached mpc" in (now / "changes.txt").read_text()
 
 
+def test_baseline_cells_this_run_did_not_select_are_left_out(tmp_path):
+    # The baseline ran two cells; this run (--only) ran one: what only
+    # the other cell reached, and its fault, are not "lost".
+    base = tmp_path / "base"
+    os.makedirs(base)
+    matrix.write_json(str(base / "results.json"), {"meta": {}, "cells": [
+        _cell("mtu1500-strip-msix-noiommu", {"tso": 1}),
+        _cell("mtu9000-strip-msix-noiommu", {"rnbc": 2},
+              [{"sentence": "x"}])]})
+    now = tmp_path / "now"
+    os.makedirs(now)
+    text, _ = matrix.write_report(str(now), {}, [
+        _cell("mtu1500-strip-msix-noiommu", {"tso": 1})], str(base))
+    assert "coverage against the baseline: newly reached (none); no " \
+        "longer reached (none); DMA faults 0 -> 0" in text
+
+
 def _shard(tmp_path, hit):
     d = tmp_path / "shard"
     os.makedirs(d / "cells", exist_ok=True)
@@ -178,7 +195,8 @@ def test_require_coverage_passes_when_all_reached(tmp_path):
 def test_require_coverage_unknown_name_is_a_clear_error(tmp_path):
     shard = _shard(tmp_path, {})
     p = _merge(tmp_path, shard, "--require-coverage", "tso,fsc-straddle")
-    assert p.returncode != 0
+    assert p.returncode == 1
+    assert not (tmp_path / "out").exists()      # refused before merging
     assert "unknown situation fsc-straddle" in p.stderr
     assert "Traceback" not in p.stderr
 

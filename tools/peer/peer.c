@@ -159,7 +159,7 @@ static void run_lines(bool *running)
         memmove(line, nl + 1, line_len - len - 1);
         line_len -= len + 1;
     }
-    if (line_len == sizeof(line) - 1) {
+    if (line_len == sizeof(line) - 1 && !memchr(line, '\n', line_len)) {
         line_len = 0;   /* overlong line: drop it */
     }
 }

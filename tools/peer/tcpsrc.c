@@ -212,7 +212,7 @@ void tcpsrc_tick(void)
 bool tcpsrc_ipv4(const uint8_t *f, size_t len)
 {
     const uint8_t *ip = f + PP_ETH_HLEN, *tcp;
-    size_t ihl, tcplen;
+    size_t ihl, tot, tcplen;
     uint32_t pseudo, seq, ack;
     uint8_t flags;
 
@@ -220,10 +220,14 @@ bool tcpsrc_ipv4(const uint8_t *f, size_t len)
         return false;
     }
     ihl = (ip[0] & 0xf) * 4;
-    tcplen = pp_get16(ip + 2) - ihl;
+    tot = pp_get16(ip + 2);
+    /* The guest's total length, checked before anything is derived. */
+    if (ihl < 20 || tot < ihl + 20 || PP_ETH_HLEN + tot > len) {
+        return false;
+    }
+    tcplen = tot - ihl;
     tcp = ip + ihl;
-    if (ihl < 20 || PP_ETH_HLEN + ihl + tcplen > len || tcplen < 20 ||
-        pp_get16(tcp + 2) != src.my_port ||
+    if (pp_get16(tcp + 2) != src.my_port ||
         memcmp(ip + 12, src.guest_ip, 4) != 0) {
         return false;
     }
