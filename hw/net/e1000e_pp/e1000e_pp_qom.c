@@ -94,19 +94,12 @@ static char *e1000e_pp_get_unimplemented(Object *obj, Error **errp)
  * rx-error-oversize (the next N frames from the wire carry that error;
  * reading gives how many are left). Before realize they only configure.
  */
-static const char *const rx_error_knobs[E1000E_PP_RXERR_KINDS] = {
-    [E1000E_PP_RXERR_CRC] = "rx-error-crc",
-    [E1000E_PP_RXERR_SYMBOL] = "rx-error-symbol",
-    [E1000E_PP_RXERR_DATA] = "rx-error-data",
-    [E1000E_PP_RXERR_OVERSIZE] = "rx-error-oversize",
-};
-
 static E1000EPPRxErr rx_error_kind(const char *name)
 {
     unsigned k;
 
     for (k = E1000E_PP_RXERR_CRC; k < E1000E_PP_RXERR_KINDS; k++) {
-        if (!strcmp(name, rx_error_knobs[k])) {
+        if (!strcmp(name, e1000e_pp_rx_error_name(k))) {
             return k;
         }
     }
@@ -170,14 +163,18 @@ static void add_knobs(E1000EPPState *s)
 {
     static const char *const knobs[] = {
         "reset-delay-ns", "tx-hold", "link-drop-ms", "wake-event",
-        "rx-fetch-limit", "rx-error-crc", "rx-error-symbol", "rx-error-data",
-        "rx-error-oversize",
+        "rx-fetch-limit",
     };
     size_t i;
 
     s->cfg.reset_ns = E1000E_PP_RESET_NS_DEFAULT;
     for (i = 0; i < ARRAY_SIZE(knobs); i++) {
         object_property_add(OBJECT(s), knobs[i], "uint64",
+                            e1000e_pp_knob_get_u64, e1000e_pp_knob_set_u64,
+                            NULL, NULL);
+    }
+    for (i = E1000E_PP_RXERR_CRC; i < E1000E_PP_RXERR_KINDS; i++) {
+        object_property_add(OBJECT(s), e1000e_pp_rx_error_name(i), "uint64",
                             e1000e_pp_knob_get_u64, e1000e_pp_knob_set_u64,
                             NULL, NULL);
     }

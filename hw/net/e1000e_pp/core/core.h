@@ -476,6 +476,8 @@ void e1000e_pp_knob_rx_fetch_limit(E1000EPPCore *c, uint32_t n);
 void e1000e_pp_knob_rx_error(E1000EPPCore *c, E1000EPPRxErr kind,
                              uint32_t frames);
 uint32_t e1000e_pp_rx_error_pending(E1000EPPCore *c, E1000EPPRxErr kind);
+/* The knob that arms a kind: "rx-error-crc" etc.; NULL for none. */
+const char *e1000e_pp_rx_error_name(E1000EPPRxErr kind);
 /* The event list, oldest first, one "ns what reg=0x.. value=0x.." line each. */
 size_t e1000e_pp_events(E1000EPPCore *c, char *buf, size_t size);
 /*
@@ -486,7 +488,6 @@ size_t e1000e_pp_dma_faults(E1000EPPCore *c, char *buf, size_t size);
 
 /* Situation coverage, one "name count" line per situation (coverage.c). */
 size_t e1000e_pp_situations(E1000EPPCore *c, char *buf, size_t size);
-const char *e1000e_pp_situation_name(unsigned sit);
 
 /*
  * The unknown and unimplemented registers touched since init, as

@@ -37,11 +37,6 @@ static const char *const names[E1000E_PP_SITUATIONS] = {
     [SIT_DMA_FAULT] = "dma-fault",
 };
 
-const char *e1000e_pp_situation_name(unsigned sit)
-{
-    return sit < E1000E_PP_SITUATIONS ? names[sit] : NULL;
-}
-
 /*
  * One buffer's share [off, off + n) of a frame. With RCTL.SECRC clear
  * the last 4 bytes are the FCS (§7.1.1): a buffer that starts inside

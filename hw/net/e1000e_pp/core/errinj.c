@@ -26,6 +26,12 @@ static const char *const kind_name[E1000E_PP_RXERR_KINDS] = {
     [E1000E_PP_RXERR_OVERSIZE] = "rx-error-oversize",
 };
 
+const char *e1000e_pp_rx_error_name(E1000EPPRxErr kind)
+{
+    return kind > E1000E_PP_RXERR_NONE && kind < E1000E_PP_RXERR_KINDS ?
+           kind_name[kind] : NULL;
+}
+
 void e1000e_pp_knob_rx_error(E1000EPPCore *c, E1000EPPRxErr kind,
                              uint32_t frames)
 {

@@ -258,6 +258,9 @@ static inline bool eth_is_broadcast(const uint8_t *da)
     return (da[0] & da[1] & da[2] & da[3] & da[4] & da[5]) == 0xff;
 }
 
+/* Transmit descriptor status: descriptor done (TDESC.STA). */
+#define TXD_STA_DD      (1u << 0)
+
 /* Receive descriptor status and error bits (legacy layout, §7.1.4.1). */
 #define RXD_STAT_DD     (1u << 0)
 #define RXD_STAT_EOP    (1u << 1)
@@ -385,7 +388,7 @@ static inline void e1000e_pp_rxcache_pop(E1000EPPCore *c)
 {
     E1000EPPRxCache *rc = &c->rxcache;
     uint32_t h = REG(c, RDH) + rc->dsz / 16;
-    uint32_t n = (REG(c, RDLEN) & 0xfff80) / 16;
+    uint32_t n = e1000e_pp_rx_ring_units(c);
 
     rc->head = (rc->head + 1) % E1000E_PP_RX_CACHE;
     rc->count--;

@@ -11,7 +11,6 @@
 #include "internal.h"
 
 /* The delay timers count in 1.024 us units. */
-#define TXD_STA_DD      (1u << 0)   /* TDESC.STA: descriptor done */
 #define DELAY_UNIT_NS   1024
 
 void e1000e_pp_moderation_reset(E1000EPPCore *c)

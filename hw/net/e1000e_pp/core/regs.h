@@ -205,7 +205,6 @@
 #define VFTA            0x05600
 #define   VFTA_WORDS        128
 #define MRQC            0x05818
-#define   MRQC_ENABLE_MASK  0x3u
 #define   MRQC_TCPIPV4      (1u << 16)
 #define   MRQC_IPV4         (1u << 17)
 #define   MRQC_TCPIPV6EX    (1u << 18)

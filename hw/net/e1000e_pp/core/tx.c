@@ -15,7 +15,6 @@
 #define TXD_CMD_DEXT    (1u << 5)
 #define TXD_CMD_VLE     (1u << 6)
 #define TXD_CMD_IDE     (1u << 7)
-#define TXD_STA_DD      (1u << 0)
 #define TXD_DTYP_CONTEXT 0
 #define TXD_DTYP_DATA   1
 #define TXD_POPTS_IXSM  (1u << 0)
