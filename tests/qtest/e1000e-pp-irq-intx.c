@@ -19,11 +19,6 @@
 
 #define MSI_DATA            0x4d53
 
-static bool line_high(E1000epp *d)
-{
-    return e1000epp_intx_pin(d) >= 0;
-}
-
 /* ---------------------------------------------------------------- */
 /* INTx: ICR, ICS, IMS, IMC, IAM                                    */
 /* ---------------------------------------------------------------- */
@@ -41,7 +36,7 @@ void irq_icr_clear_on_read_rules(const char *model)
      * clears them.
      */
     e1000epp_wr(d, ICS, ICR_TXDW | ICR_LSC);
-    g_assert_false(line_high(d));
+    g_assert_false(irq_line_high(d));
     icr = e1000epp_rd(d, ICR);
     if (on_stock(model, "ICR reads INT_ASSERTED with IMS = 0, and outside "
                  "MSI-X every ICR read clears, whatever IMS and "
@@ -59,10 +54,10 @@ void irq_icr_clear_on_read_rules(const char *model)
      */
     e1000epp_wr(d, IMS, ICR_TXDW);
     e1000epp_wr(d, ICS, ICR_TXDW | ICR_LSC);
-    g_assert_true(line_high(d));
+    g_assert_true(irq_line_high(d));
     icr = e1000epp_rd(d, ICR);
     g_assert_cmphex(icr, ==, ICR_INT_ASSERTED | ICR_TXDW | ICR_LSC);
-    g_assert_false(line_high(d));
+    g_assert_false(irq_line_high(d));
     EPP_EXPECT_REG(d, ICR, 0xffffffff, 0);
 
     /*
@@ -71,7 +66,7 @@ void irq_icr_clear_on_read_rules(const char *model)
      * of 1 clears it.
      */
     e1000epp_wr(d, ICS, ICR_LSC);
-    g_assert_false(line_high(d));
+    g_assert_false(irq_line_high(d));
     icr = e1000epp_rd(d, ICR);
     if (is_stock(model)) {
         /* stock e1000e: INT_ASSERTED all the same, and the read clears */
@@ -83,7 +78,7 @@ void irq_icr_clear_on_read_rules(const char *model)
     }
     e1000epp_wr(d, ICR, ICR_LSC);
     EPP_EXPECT_REG(d, ICR, 0xffffffff, 0);
-    g_assert_false(line_high(d));
+    g_assert_false(irq_line_high(d));
     e1000epp_stop(d);
 }
 
@@ -102,37 +97,37 @@ void irq_ics_ims_imc_intx_level(const char *model)
 
     /* When: an enabled cause is set by ICS; Then: the line goes high */
     e1000epp_wr(d, ICS, ICR_TXDW);
-    g_assert_true(line_high(d));
+    g_assert_true(irq_line_high(d));
 
     /* Then: a level: still high 10 ms later */
     e1000epp_step(d, 10 * EPP_NS_PER_MS);
-    g_assert_true(line_high(d));
+    g_assert_true(irq_line_high(d));
 
     /* When: IMC masks the cause; Then: the line drops, the cause stays */
     e1000epp_wr(d, IMC, ICR_TXDW);
-    g_assert_false(line_high(d));
+    g_assert_false(irq_line_high(d));
 
     /* When: IMS enables it again; Then: the pending cause raises the line */
     e1000epp_wr(d, IMS, ICR_TXDW);
-    g_assert_true(line_high(d));
+    g_assert_true(irq_line_high(d));
 
     /* When: ICR is read; Then: cause + INT_ASSERTED, and the line drops */
     icr = e1000epp_rd(d, ICR);
     g_assert_cmphex(icr, ==, ICR_INT_ASSERTED | ICR_TXDW);
-    g_assert_false(line_high(d));
+    g_assert_false(irq_line_high(d));
 
     /* When: a real transmit completion with RS; Then: TXDW raises it */
     irq_send_small(d, 0, 3, 0);
     if (on_stock(model, "ITR = 0 still throttles: an interrupt within "
                  "500 x 256 ns of the last one waits for that interval")) {
-        g_assert_false(line_high(d));
+        g_assert_false(irq_line_high(d));
         e1000epp_step(d, 128 * EPP_NS_PER_US);
     }
-    g_assert_true(line_high(d));
+    g_assert_true(irq_line_high(d));
     icr = e1000epp_rd(d, ICR);
     g_assert_cmphex(icr & (ICR_INT_ASSERTED | ICR_TXDW), ==,
                     ICR_INT_ASSERTED | ICR_TXDW);
-    g_assert_false(line_high(d));
+    g_assert_false(irq_line_high(d));
     e1000epp_stop(d);
 }
 
@@ -148,29 +143,29 @@ void irq_iame_auto_mask_on_icr_read(const char *model)
 
     /* When: an interrupt is asserted and ICR is read */
     e1000epp_wr(d, ICS, ICR_TXDW);
-    g_assert_true(line_high(d));
+    g_assert_true(irq_line_high(d));
     icr = e1000epp_rd(d, ICR);
     g_assert_cmphex(icr, ==, ICR_INT_ASSERTED | ICR_TXDW);
     if (on_stock(model, "outside MSI-X the ICR read clears ICR before "
                  "IAME is looked at, so IMS is never auto-masked")) {
         /* IMS untouched: a forced LSC still interrupts */
         EPP_EXPECT_REG(d, IMS, 0xffffffff, ICR_TXDW | ICR_LSC | ICR_RXT0);
-        g_assert_false(line_high(d));
+        g_assert_false(irq_line_high(d));
         e1000epp_wr(d, ICS, ICR_LSC);
         /* ... once stock's minimum ITR interval (500 x 256 ns) ends */
-        g_assert_false(line_high(d));
+        g_assert_false(irq_line_high(d));
         e1000epp_step(d, 128 * EPP_NS_PER_US);
-        g_assert_true(line_high(d));
+        g_assert_true(irq_line_high(d));
         icr = e1000epp_rd(d, ICR);
         g_assert_cmphex(icr, ==, ICR_INT_ASSERTED | ICR_LSC);
     } else {
         /* Then: §10.2.4.1 case 2, the read wrote IAM to IMC */
         EPP_EXPECT_REG(d, IMS, 0xffffffff, ICR_RXT0);
-        g_assert_false(line_high(d));
+        g_assert_false(irq_line_high(d));
 
         /* Then: LSC is now masked: forcing it raises nothing */
         e1000epp_wr(d, ICS, ICR_LSC);
-        g_assert_false(line_high(d));
+        g_assert_false(irq_line_high(d));
 
         /* When: ICR is read without INT_ASSERTED; Then: IMS is untouched */
         icr = e1000epp_rd(d, ICR);
@@ -183,7 +178,7 @@ void irq_iame_auto_mask_on_icr_read(const char *model)
     e1000epp_wr(d, CTRL_EXT, e1000epp_rd(d, CTRL_EXT) & ~CTRL_EXT_IAME);
     e1000epp_wr(d, IMS, ICR_TXDW | ICR_LSC);
     e1000epp_wr(d, ICS, ICR_TXDW);
-    g_assert_true(line_high(d));
+    g_assert_true(irq_line_high(d));
     icr = e1000epp_rd(d, ICR);
     g_assert_cmphex(icr, ==, ICR_INT_ASSERTED | ICR_TXDW);
     EPP_EXPECT_REG(d, IMS, 0xffffffff, ICR_TXDW | ICR_LSC | ICR_RXT0);
@@ -199,9 +194,9 @@ static uint32_t selftest_sleep_and_handle(E1000epp *d)
     uint32_t icr = 0;
 
     e1000epp_step(d, 10 * EPP_NS_PER_MS);
-    if (line_high(d)) {
+    if (irq_line_high(d)) {
         icr = e1000epp_rd(d, ICR);
-        g_assert_false(line_high(d));
+        g_assert_false(irq_line_high(d));
     }
     return icr;
 }
@@ -296,7 +291,7 @@ void irq_msi_message_per_assertion(const char *model)
     e1000epp_wr(d, IMS, ICR_TXDW);
     e1000epp_wr(d, ICS, ICR_TXDW);
     g_assert_cmphex(qtest_readl(d->qts, slot), ==, MSI_DATA);
-    g_assert_false(line_high(d));
+    g_assert_false(irq_line_high(d));
     qtest_writel(d->qts, slot, 0);
 
     /* When: forced again before ICR is read; Then: no second message */
@@ -318,7 +313,7 @@ void irq_msi_message_per_assertion(const char *model)
     /* When: a transmit completes with RS; Then: the next message */
     irq_send_small(d, 0, 9, 0);
     g_assert_cmphex(qtest_readl(d->qts, slot), ==, MSI_DATA);
-    g_assert_false(line_high(d));
+    g_assert_false(irq_line_high(d));
     icr = e1000epp_rd(d, ICR);
     g_assert_cmphex(icr & (ICR_INT_ASSERTED | ICR_TXDW), ==,
                     ICR_INT_ASSERTED | ICR_TXDW);

@@ -21,11 +21,6 @@
 /* Causes the Linux driver routes to the OTHER vector (IMS_OTHER_MASK) */
 #define OTHER_CAUSES_LINUX  (ICR_LSC | ICR_RXO | ICR_MDAC)
 
-static bool line_high(E1000epp *d)
-{
-    return e1000epp_intx_pin(d) >= 0;
-}
-
 /* ---------------------------------------------------------------- */
 /* MSI-X                                                            */
 /* ---------------------------------------------------------------- */
@@ -130,7 +125,7 @@ void irq_msix_ivar_routing_tx_rx_other(const char *model)
     g_assert_cmphex(msix_fired(d, &r), ==, 1u << 2);
 
     /* Then: INTx never moved */
-    g_assert_false(line_high(d));
+    g_assert_false(irq_line_high(d));
     qpci_msix_disable(d->pdev);
     e1000epp_stop(d);
 }

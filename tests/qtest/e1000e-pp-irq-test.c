@@ -17,6 +17,11 @@
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-irq-test.h"
 
+bool irq_line_high(E1000epp *d)
+{
+    return e1000epp_intx_pin(d) >= 0;
+}
+
 E1000epp *irq_start_intx(const char *model)
 {
     E1000epp *d = e1000epp_start(model, NULL);

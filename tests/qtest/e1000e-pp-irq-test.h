@@ -16,6 +16,8 @@
 #include "e1000e-pp-drv.h"
 #include "e1000e-pp-scenario.h"
 
+/* The device's INTx line is asserted (its IOAPIC input is high) */
+bool irq_line_high(E1000epp *d);
 /* A device started with INTx watched, brought up, ICR read empty */
 E1000epp *irq_start_intx(const char *model);
 /*

@@ -30,7 +30,7 @@ static uint32_t rx_good;        /* GPRC accumulated (it is read-clear) */
 
 static bool line_high(E1000epp *d, void *opaque)
 {
-    return e1000epp_intx_pin(d) >= 0;
+    return irq_line_high(d);
 }
 
 /*

@@ -59,11 +59,6 @@ static EppRxSetup path_setup(Path p)
     return s;
 }
 
-static void step_us(E1000epp *d, unsigned us)
-{
-    e1000epp_step(d, us * EPP_NS_PER_US);
-}
-
 /* Buffers held off the slots by the frame being built */
 static unsigned held(EppRx *rx)
 {

@@ -26,11 +26,6 @@
 /* Unassigned guest-physical space (q35, 128 MB of RAM) */
 #define UNREACHABLE     0x7f0000000000ull
 
-static void step_us(E1000epp *d, unsigned us)
-{
-    e1000epp_step(d, us * EPP_NS_PER_US);
-}
-
 /*
  * Descriptors the design has posted from next_to_clean on: DD and EOP
  * of the first n, as the driver sees them.

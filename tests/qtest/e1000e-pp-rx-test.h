@@ -164,6 +164,12 @@ void rx_sbp_long_frame_exceeds_stock_buffer(const char *model);
 void rx_backpressure_on_holds_frames(const char *model);
 void rx_backpressure_off_drops_into_mpc(const char *model);
 
+/* Virtual time forward by us microseconds */
+static inline void step_us(E1000epp *d, unsigned us)
+{
+    e1000epp_step(d, us * EPP_NS_PER_US);
+}
+
 /*
  * The frame errors the device injects on demand (rx-error-* knobs), the
  * ERRORS bit each sets with RCTL.SBP (82574L §7.1.4.1; 0: none) and the

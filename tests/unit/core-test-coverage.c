@@ -139,18 +139,23 @@ void test_cover_rnbc_and_injected_errors(void)
 {
     uint8_t frame[60];
     Fake *f = up_device();
+    unsigned i;
 
     make_frame(frame, sizeof(frame), 1);
     ring(f, 0, 0);                          /* RDH == RDT: none posted */
-    e1000e_pp_receive(f->core, frame, sizeof(frame));
+    CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
     CHECK_EQ(sit(f, SIT_RNBC), 1);
     wr(f, RDT, 7);
     e1000e_pp_knob_rx_error(f->core, E1000E_PP_RXERR_CRC, 2);
     e1000e_pp_knob_rx_error(f->core, E1000E_PP_RXERR_SYMBOL, 1);
-    e1000e_pp_receive(f->core, frame, sizeof(frame));
-    e1000e_pp_receive(f->core, frame, sizeof(frame));
-    e1000e_pp_receive(f->core, frame, sizeof(frame));
-    e1000e_pp_receive(f->core, frame, sizeof(frame));
+    for (i = 0; i < 4; i++) {
+        CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
+    }
+    /* Without RCTL.SBP the three bad ones are dropped and counted. */
+    CHECK_EQ(rd(f, 0x04000), 2);                    /* CRCERRS */
+    CHECK_EQ(rd(f, 0x04008), 1);                    /* SYMERRS */
+    CHECK_EQ(f->core->rxstat.errored, 3);
+    CHECK_EQ(f->core->rxstat.delivered, 2);
     CHECK_EQ(sit(f, SIT_ERR_CRC), 2);
     CHECK_EQ(sit(f, SIT_ERR_SYMBOL), 1);
     CHECK_EQ(sit(f, SIT_ERR_DATA), 0);
