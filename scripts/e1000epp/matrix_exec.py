@@ -33,11 +33,10 @@ sys.path.insert(0, os.path.join(paths.REPO, "tests", "functional"))
 import harness  # noqa: E402  (tests/functional/harness.py)
 
 LINK_TIMEOUT = 60
-# Traffic waits end when every frame is in, or when nothing more arrived
-# for STALL_TIMEOUT seconds (frames the NIC lost never come), at most
-# TRAFFIC_TIMEOUT. Generous: under TCG a frame crosses in milliseconds.
+# Traffic waits are answered by the side that counts (the agent's RXWAIT,
+# the peer's WAIT) the moment every frame is in, at most after
+# TRAFFIC_TIMEOUT s. Generous: under TCG a frame crosses in milliseconds.
 TRAFFIC_TIMEOUT = 120
-STALL_TIMEOUT = 15
 REPEAT = 3
 UDP_COUNT = 8
 TCP_BYTES = 256 * 1024
@@ -175,24 +174,12 @@ def _kv_counters(d):
     return {k: d.get(k) for k in keys}
 
 
-def settle_counts(fetch, count, interval=0.25):
-    """Poll receive counters until `count` frames are accounted for, or
-    they stopped moving for STALL_TIMEOUT s; return the last counters."""
-    def seen(c):
-        return c["good"] + c["bad"] + c["dup"]
-    start = last_change = time.monotonic()
-    c = fetch()
-    last = seen(c)
-    while seen(c) < count:
-        now = time.monotonic()
-        if now - last_change > STALL_TIMEOUT or \
-                now - start > TRAFFIC_TIMEOUT:
-            break
-        time.sleep(interval)
-        c = fetch()
-        if seen(c) != last:
-            last, last_change = seen(c), time.monotonic()
-    return c
+def agent_rx_wait(vm):
+    """The agent answers once its Rx session has counted every frame it
+    expects, or after TRAFFIC_TIMEOUT s (frames the NIC lost never come);
+    returns its counters (RXSTAT); the verdict is the caller's."""
+    return vm.agent.kv(f"RXWAIT {TRAFFIC_TIMEOUT * 1000}",
+                       timeout=TRAFFIC_TIMEOUT + 30)
 
 
 def traffic(vm, cell, run_base, checks, cell_dir, tlog):
@@ -235,7 +222,7 @@ def traffic_frames(vm, cell, run_base, checks, cell_dir, tlog):
     vid = f" {matrix.VLAN_ID}" if cell.vlan else ""
     vm.peer.command(f"TXL {harness.GUEST_MAC} {run} {lens_csv} {REPEAT}"
                     f"{vid}")
-    settle_counts(lambda: vm.agent.kv("RXSTAT"), count)
+    agent_rx_wait(vm)
     got = vm.agent.kv("RXSTOP")
     tlog(f"peer->guest agent: {got}")
     checks.frames_ok = got.get("good", 0) > 0
@@ -248,8 +235,7 @@ def traffic_frames(vm, cell, run_base, checks, cell_dir, tlog):
     vm.peer.command(f"RX {run} {count} {harness.GUEST_MAC}")
     vm.agent.kv(f"TXL {ifname} {harness.PEER_MAC} {run} {lens_csv} "
                 f"{REPEAT}")
-    st = settle_counts(lambda: vm.peer.stats()["rx"], count)
-    st = vm.peer.stats()
+    st = vm.peer.wait("rx", count, timeout=TRAFFIC_TIMEOUT)
     tlog(f"guest->peer peer: {st['rx']} fails={st['fails']} "
          f"vlan_in={st['vlan_in']}")
     checks.eq("frames guest->peer (peer)", _kv_counters(st["rx"]), want)
@@ -401,7 +387,7 @@ def rx_burst(vm, cell, run, checks, tlog, window):
                     f"{harness.PEER_MAC}{fcs}")
         vm.peer.command(f"TXL {harness.GUEST_MAC} {run + k} {length} "
                         f"{n}{vid}")
-        settle_counts(lambda: vm.agent.kv("RXSTAT"), n, interval=0.05)
+        agent_rx_wait(vm)
         got = vm.agent.kv("RXSTOP")
         good += got.get("good", 0)
         bad += got.get("bad", 0)

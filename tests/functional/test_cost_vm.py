@@ -69,7 +69,7 @@ def test_n_frames_with_copybreak_0_under_strict_iommu(costvm):
     w.start()
     vm.agent.kv(f"RXSTART eth0 77 {N} {harness.PEER_MAC}")
     vm.peer.command(f"TXL {harness.GUEST_MAC} 77 1000 {N}")
-    got = matrix_exec.settle_counts(lambda: vm.agent.kv("RXSTAT"), N)
+    got = matrix_exec.agent_rx_wait(vm)
     raw = w.stop()
     vm.agent.kv("RXSTOP")
     s1 = harness.ethtool_stats(vm.agent)
