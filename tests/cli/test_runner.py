@@ -214,6 +214,74 @@ def test_qtest_without_emulator_fails(qtest_build):
     assert "qemu is not built" in res.note
 
 
+MANY_PATHS = """
+    # 250 paths, and a log of every path each run was given
+    names = ["/x86_64/e1000e-pp/rx/t%03d" % i for i in range(250)]
+    args = sys.argv[1:]
+    if args == ["-l"]:
+        print("\\n".join(names))
+        sys.exit(0)
+    chosen = [args[i + 1] for i, a in enumerate(args) if a == "-p"]
+    run = [n for n in names if not chosen or n in chosen]
+    with open(sys.argv[0] + ".runs", "a") as f:
+        f.write(" ".join(run) + "\\n")
+    print("1..%d" % len(run))
+    for i, n in enumerate(run, 1):
+        print("%s %d %s" % ("not ok" if n.endswith("7") else "ok", i, n))
+"""
+
+
+def test_qtest_binary_of_many_paths_is_shared_out(qtest_build):
+    script(qtest_build / "e1000e-pp-test", GLIB_LIKE)
+    script(qtest_build / "e1000e-pp-rx-test", MANY_PATHS)
+    res = testrun.run_meson_suite("qtest", paths.QEMU_BUILD, "e1000e-pp",
+                                  glib=True, workers=2)
+    # 25 of the 250 end in 7 and fail; each path ran exactly once
+    assert counts(res) == (4 + 225, 25, 0, 0)
+    runs = (qtest_build / "e1000e-pp-rx-test.runs").read_text().split("\n")
+    runs = [r.split() for r in runs if r]
+    assert [len(r) for r in runs] == [50] * 5
+    assert sorted(p for r in runs for p in r) == [
+        "/x86_64/e1000e-pp/rx/t%03d" % i for i in range(250)]
+    # one worker: the binary runs whole, as meson declared it
+    os.unlink(qtest_build / "e1000e-pp-rx-test.runs")
+    res = testrun.run_meson_suite("qtest", paths.QEMU_BUILD, "e1000e-pp",
+                                  glib=True, workers=1)
+    assert counts(res) == (4 + 225, 25, 0, 0)
+    runs = (qtest_build / "e1000e-pp-rx-test.runs").read_text().split("\n")
+    assert [len(r.split()) for r in runs if r] == [250]
+
+
+# Each needs the other running at the same time: it writes its own file,
+# then waits (bounded) for the other's.
+MEETS = """
+    import os, time
+    mine, other = sys.argv[1], sys.argv[2]
+    open(mine, "w").close()
+    deadline = time.monotonic() + 30
+    while not os.path.exists(other) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    print("1..1")
+    print("%s 1 - met" % ("ok" if os.path.exists(other) else "not ok"))
+"""
+
+
+def test_two_workers_run_programs_side_by_side(tmp_path, monkeypatch):
+    a, b = str(tmp_path / "a"), str(tmp_path / "b")
+    prog = script(tmp_path / "meet", MEETS)
+    broken = tap_program(tmp_path, "broken", "1..2\nok 1 - x\n")
+    monkeypatch.setattr(paths, "QEMU_BUILD", meson_build(
+        tmp_path / "qemu-build",
+        ("first", "e1000e-pp", [prog, a, b], {}),
+        ("broken", "e1000e-pp", [broken], {}),
+        ("second", "e1000e-pp", [prog, b, a], {})))
+    res = testrun.run_meson_suite("qtest", paths.QEMU_BUILD, "e1000e-pp",
+                                  workers=2)
+    assert counts(res) == (3, 1, 0, 0)
+    # the notes follow the declared order, whoever finished first
+    assert res.notes == ["broken: planned 2 test(s), 1 reported"]
+
+
 def test_glib_select_names_a_path_once(tmp_path):
     prog = script(tmp_path / "t", """
         print("/a/b\\n/a/b/c\\n/a/bc\\n/x/b")

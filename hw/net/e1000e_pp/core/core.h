@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "net.h"
+
 #define E1000E_PP_MSIX_VECTORS   5
 #define E1000E_PP_NVM_WORDS      64
 #define E1000E_PP_PHY_PAGES      1024
@@ -509,12 +511,5 @@ void e1000e_pp_bus_master(E1000EPPCore *c, bool enabled);
 
 /* Re-evaluate the interrupt line, e.g. after the IRQ mode changed. */
 void e1000e_pp_irq_update(E1000EPPCore *c);
-
-/* Frame arithmetic (net.c), also used by tests and benchmarks. */
-#define E1000E_PP_CRC_INIT 0xffffffffu
-uint32_t e1000e_pp_crc32_update(uint32_t crc, const uint8_t *buf, size_t len);
-uint32_t e1000e_pp_crc32(const uint8_t *buf, size_t len);
-uint32_t e1000e_pp_csum_add(uint32_t sum, const uint8_t *buf, size_t len);
-uint16_t e1000e_pp_csum_fold(uint32_t sum);
 
 #endif

@@ -409,10 +409,19 @@ unsigned e1000e_pp_rx_descriptors_needed(E1000EPPCore *c, const RxFrame *fr);
 bool e1000e_pp_rx_ring_move(E1000EPPCore *c, const RxFrame *fr,
                             uint32_t *done);
 
-/* pktbuf.c */
-uint32_t e1000e_pp_pktbuf_charge(size_t wire_len);
-bool e1000e_pp_pktbuf_room(E1000EPPCore *c, size_t wire_len);
+/* pktbuf.c (its header gives the charge); room is asked for every frame */
+static inline uint32_t e1000e_pp_pktbuf_charge(size_t wire_len)
+{
+    return (uint32_t)((wire_len + 15) & ~(size_t)15) + 16;
+}
+static inline bool e1000e_pp_pktbuf_room(E1000EPPCore *c, size_t wire_len)
+{
+    uint32_t rxa = REG(c, PBA) & PBA_RXA_MASK;
 
+    return c->pktbuf.count < E1000E_PP_PKTBUF_FRAMES &&
+           c->pktbuf.used + e1000e_pp_pktbuf_charge(wire_len) <=
+           (rxa > PBA_TOTAL_KB ? PBA_TOTAL_KB : rxa) * 1024;
+}
 static inline bool e1000e_pp_pktbuf_empty(E1000EPPCore *c)
 {
     return c->pktbuf.count == 0;
@@ -478,12 +487,6 @@ uint32_t e1000e_pp_stamp_high_read(E1000EPPCore *c, uint32_t off);
 void e1000e_pp_timesync_tx(E1000EPPCore *c);
 void e1000e_pp_timesync_rx(E1000EPPCore *c, const uint8_t *f, size_t len,
                            E1000EPPRxInfo *info);
-
-/* crc32_clmul.c (x86-64) or crc32_clmul_stub.c: net.c's fast paths */
-bool e1000e_pp_crc32_clmul_usable(void);
-uint32_t e1000e_pp_crc32_clmul(uint32_t crc, const uint8_t *p, size_t len);
-bool e1000e_pp_csum_simd_usable(void);
-uint64_t e1000e_pp_csum_simd(const uint8_t *p, size_t len);
 
 /*
  * RXDCTL/TXDCTL.WTHRESH as a descriptor count: GRAN (bit 24) = 1 counts

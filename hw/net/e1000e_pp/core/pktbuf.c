@@ -14,32 +14,8 @@
 
 #include "internal.h"
 
-#define PKTBUF_ALIGN        16
-#define PKTBUF_STATUS_BYTES 16
-
 /* Flow control frame (802.3 Annex 31B). */
 #define PAUSE_LEN           60
-
-static uint32_t capacity(E1000EPPCore *c)
-{
-    uint32_t rxa = REG(c, PBA) & PBA_RXA_MASK;
-
-    return (rxa > PBA_TOTAL_KB ? PBA_TOTAL_KB : rxa) * 1024;
-}
-
-uint32_t e1000e_pp_pktbuf_charge(size_t wire_len)
-{
-    return (uint32_t)((wire_len + PKTBUF_ALIGN - 1) & ~(PKTBUF_ALIGN - 1)) +
-           PKTBUF_STATUS_BYTES;
-}
-
-bool e1000e_pp_pktbuf_room(E1000EPPCore *c, size_t wire_len)
-{
-    E1000EPPPktBuf *pb = &c->pktbuf;
-
-    return pb->count < E1000E_PP_PKTBUF_FRAMES &&
-           pb->used + e1000e_pp_pktbuf_charge(wire_len) <= capacity(c);
-}
 
 static void send_pause(E1000EPPCore *c, uint16_t quanta)
 {
