@@ -56,6 +56,8 @@ PACKAGES = [
     "libmnl0",
     # peer, agent and tests
     "libpcap-dev", "tcpdump", "python3-pytest",
+    # the functional suite runs a test file per CPU (pytest -n, loadfile)
+    "python3-pytest-xdist",
     # the functional tests open the matrix's report.html in a real browser
     "chromium",
     # `bench --insn`: callgrind counts instructions per frame

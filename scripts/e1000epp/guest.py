@@ -41,6 +41,8 @@ Command line: PYTHONPATH=scripts /usr/bin/python3 -m e1000epp.guest --help
 """
 
 import argparse
+import contextlib
+import fcntl
 import gzip
 import hashlib
 import json
@@ -102,6 +104,15 @@ def _build_agent(repo_root, out_dir, log):
     return binary, digest
 
 
+@contextlib.contextmanager
+def _dir_lock(directory):
+    """Hold directory's build lock: VM test files run side by side
+    (pytest -n) and may each ask for the same image or package cache."""
+    with open(directory / ".build-lock", "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        yield
+
+
 def build_guest(repo_root, out_dir, log=print, kernel=None, modules_dir=None,
                 force=False, kernel_package=None, module_tree=None,
                 cache_dir=None):
@@ -110,10 +121,23 @@ def build_guest(repo_root, out_dir, log=print, kernel=None, modules_dir=None,
     linux-image-amd64 depends on); module_tree: the kernel's own module
     tree when modules_dir only holds overrides (default: modules_dir if
     it has a modules.dep); cache_dir: where .debs are downloaded and
-    unpacked (default out_dir)."""
-    repo_root = Path(repo_root).resolve()
+    unpacked (default out_dir).  One build at a time per package cache
+    and per image directory."""
     out_dir = Path(out_dir).resolve()
     out_dir.mkdir(parents=True, exist_ok=True)
+    cache = Path(cache_dir).resolve() if cache_dir else out_dir
+    cache.mkdir(parents=True, exist_ok=True)
+    with contextlib.ExitStack() as held:
+        held.enter_context(_dir_lock(cache))
+        if cache != out_dir:
+            held.enter_context(_dir_lock(out_dir))
+        return _build_guest(repo_root, out_dir, log, kernel, modules_dir,
+                            force, kernel_package, module_tree, cache_dir)
+
+
+def _build_guest(repo_root, out_dir, log, kernel, modules_dir, force,
+                 kernel_package, module_tree, cache_dir):
+    repo_root = Path(repo_root).resolve()
     if kernel is not None:
         kernel = Path(kernel).resolve()
         if not kernel.is_file():

@@ -321,6 +321,52 @@ def test_pytest_suite_k_selects_node_ids(tmp_path):
     assert res.note == "all 1 test(s) skipped"
 
 
+PYTEST_MEETS = """
+    import os, pathlib, time
+
+    def test_meet():
+        # each file waits (bounded) for the other's mark
+        here = pathlib.Path(__file__)
+        mine = here.with_suffix(".mark")
+        other = here.with_name("test_%s.mark" % ("b" if "_a" in here.name
+                                                 else "a"))
+        mine.touch()
+        deadline = time.monotonic() + 30
+        while not other.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert other.exists()
+
+    def test_second():
+        pass
+"""
+
+
+def test_pytest_workers_run_test_files_side_by_side(tmp_path):
+    assert testrun.xdist_usable(), "setup installs python3-pytest-xdist"
+    d = tmp_path / "t"
+    d.mkdir()
+    for f in ("test_a.py", "test_b.py"):
+        (d / f).write_text(textwrap.dedent(PYTEST_MEETS))
+    res, cases = testrun.run_pytest(str(tmp_path / "j.xml"), name="x",
+                                    test_dir=str(d), workers=2)
+    assert counts(res) == (4, 0, 0, 0)
+    assert sorted(c[0] for c in cases) == [
+        "test_a::test_meet", "test_a::test_second",
+        "test_b::test_meet", "test_b::test_second"]
+
+
+def test_pytest_workers_without_xdist_run_in_turn(tmp_path, monkeypatch):
+    d = tmp_path / "t"
+    d.mkdir()
+    (d / "test_a.py").write_text("def test_a(): pass\n")
+    monkeypatch.setattr(testrun, "xdist_usable", lambda: False)
+    res, _ = testrun.run_pytest(str(tmp_path / "j.xml"), name="x",
+                                test_dir=str(d), workers=2)
+    assert counts(res) == (1, 0, 0, 0)
+    assert res.note == ("python3-pytest-xdist is missing (run "
+                        "./e1000e-pp setup): one test file at a time")
+
+
 # -- run_suites: totals and empty suites -------------------------------------
 
 def fake_suite(name, passed=0, failed=0):
