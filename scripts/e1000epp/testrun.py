@@ -135,6 +135,17 @@ def _show_last(label, last):
         sys.stdout.flush()
 
 
+def _shown(cmd):
+    """cmd for a banner: its -p PATH selection as a count of paths."""
+    paths_ = cmd[cmd.index("-p"):] if "-p" in cmd else []
+    shown = [_rel(a) for a in cmd[:len(cmd) - len(paths_)]]
+    if len(paths_) > 4:
+        shown.append("-p ... (%d paths)" % (len(paths_) // 2))
+    else:
+        shown += paths_
+    return " ".join(shown)
+
+
 def run_tap(res, label, cmd, env, cwd=None, prefix="", k=None,
             timeout=None, fatal_skip=None):
     """Run one TAP-speaking program, echo its output, add its results to
@@ -145,7 +156,7 @@ def run_tap(res, label, cmd, env, cwd=None, prefix="", k=None,
     seconds (the program and its children are killed, its last lines
     shown); with fatal_skip, a test skipped for a reason containing it
     (a device missing from QEMU) fails the program too."""
-    _banner("%s: %s" % (res.name, " ".join(_rel(a) for a in cmd)))
+    _banner("%s: %s" % (res.name, _shown(cmd)))
     try:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True,
