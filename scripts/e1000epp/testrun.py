@@ -398,8 +398,7 @@ def run_meson_suite(name, build_dir, suite, k=None, glib=False, workers=1):
                              t.get("workdir") or build_dir,
                              "" if glib else t["name"] + "/", timeout,
                              len(share) // 2 or weight))
-    _run_jobs(res, jobs, workers,
-              k, start, SUITE_TIMEOUTS.get(name),
+    _run_jobs(res, jobs, workers, k, start, SUITE_TIMEOUTS.get(name),
               DEVICE_MISSING if glib else None)
     res.seconds = time.monotonic() - start
     return res
@@ -556,8 +555,9 @@ LAST_TEST = os.path.join(paths.REPORTS_DIR, "last-test")
 
 # VM test files at a time: one more than the host's CPUs. The guests
 # wait on timers, the peer and the agent much of the time (three of them
-# on 2 CPUs keep a load of about 1.6): 110 tests in 268 s instead of 595 s
-# one file at a time, bound by the longest file (the matrix, ~230 s).
+# on 2 CPUs keep a load of about 1.6): 110 tests in ~240 s instead of
+# ~595 s one file at a time (tests/functional/conftest.py starts the
+# longest files first).
 def functional_workers():
     return (os.cpu_count() or 1) + 1
 
