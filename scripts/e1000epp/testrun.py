@@ -553,13 +553,14 @@ def run_pytest(junit, k=None, env_extra=None, name="functional",
 LAST_TEST = os.path.join(paths.REPORTS_DIR, "last-test")
 
 
-# VM test files at a time: one more than the host's CPUs. The guests
-# wait on timers, the peer and the agent much of the time (three of them
-# on 2 CPUs keep a load of about 1.6): 110 tests in ~240 s instead of
-# ~595 s one file at a time (tests/functional/conftest.py starts the
-# longest files first).
+# VM test files at a time: two per host CPU. The guests wait on timers,
+# the peer and the agent much of the time (three of them on 2 CPUs keep a
+# load of about 1.6; four make each file ~7% slower): on 2 CPUs, 110
+# tests in ~205 s with 4, ~240 s with 3, ~350 s with 2 and ~595 s one
+# file at a time (tests/functional/conftest.py starts the longest files
+# first; the self-test file, ~170 s, is then the bound).
 def functional_workers():
-    return (os.cpu_count() or 1) + 1
+    return 2 * (os.cpu_count() or 1)
 
 
 def run_cli(k=None):
