@@ -56,7 +56,7 @@ PACKAGES = [
     "libmnl0",
     # peer, agent and tests
     "libpcap-dev", "tcpdump", "python3-pytest",
-    # the functional suite runs a test file per CPU (pytest -n, loadfile)
+    # the functional suite runs its test files side by side (pytest -n)
     "python3-pytest-xdist",
     # the functional tests open the matrix's report.html in a real browser
     "chromium",
