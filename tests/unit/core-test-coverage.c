@@ -129,9 +129,12 @@ void test_cover_dry_ring_moving_nothing_counts_nothing(void)
     CHECK_EQ(sit(f, SIT_RING_DRY_MIDFRAME), 0);
     CHECK_EQ(sit(f, SIT_SPLIT_POLLS), 0);
     CHECK_EQ(sit(f, SIT_RNBC), 1);
+    CHECK_EQ(f->timers[E1000E_PP_TIMER_RDTR], -1);
     wr(f, RDT, 7);
     CHECK_EQ(f->core->rxstat.delivered, 1);
     CHECK_EQ(sit(f, SIT_RING_DRY_MIDFRAME), 0);
+    /* Delivered now: RDTR runs, 10 units of 1.024 us (RDTR, §10.2.5). */
+    CHECK_EQ(f->timers[E1000E_PP_TIMER_RDTR], f->now + 10 * 1024);
     fake_free(f);
 }
 

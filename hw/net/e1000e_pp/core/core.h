@@ -154,6 +154,9 @@ typedef struct E1000EPPRxInfo {
  */
 #define E1000E_PP_PKTBUF_BYTES   (40 * 1024)
 #define E1000E_PP_PKTBUF_FRAMES  512
+/* A frame's charge: its wire length in these units, plus a status entry. */
+#define E1000E_PP_PKTBUF_UNIT    16
+#define E1000E_PP_PKTBUF_STATUS  16
 
 typedef struct E1000EPPRxQueued {
     uint32_t start;          /* offset in bytes[] (the data may wrap) */

@@ -409,10 +409,12 @@ unsigned e1000e_pp_rx_descriptors_needed(E1000EPPCore *c, const RxFrame *fr);
 bool e1000e_pp_rx_ring_move(E1000EPPCore *c, const RxFrame *fr,
                             uint32_t *done);
 
-/* pktbuf.c (its header gives the charge); room is asked for every frame */
+/* pktbuf.c; the charge per frame (core.h) is asked for every frame */
 static inline uint32_t e1000e_pp_pktbuf_charge(size_t wire_len)
 {
-    return (uint32_t)((wire_len + 15) & ~(size_t)15) + 16;
+    return (uint32_t)((wire_len + E1000E_PP_PKTBUF_UNIT - 1) &
+                      ~(size_t)(E1000E_PP_PKTBUF_UNIT - 1)) +
+           E1000E_PP_PKTBUF_STATUS;
 }
 static inline bool e1000e_pp_pktbuf_room(E1000EPPCore *c, size_t wire_len)
 {
@@ -426,7 +428,6 @@ static inline bool e1000e_pp_pktbuf_empty(E1000EPPCore *c)
 {
     return c->pktbuf.count == 0;
 }
-
 void e1000e_pp_pktbuf_push(E1000EPPCore *c, const RxFrame *fr,
                            size_t wire_len, uint32_t done);
 bool e1000e_pp_pktbuf_peek(E1000EPPCore *c, RxFrame *fr, uint32_t **done);
@@ -441,10 +442,9 @@ void e1000e_pp_tctl_write(E1000EPPCore *c, uint32_t off, uint32_t val,
 void e1000e_pp_tx_run(E1000EPPCore *c);
 void e1000e_pp_tx_reset(E1000EPPCore *c);
 
-/* stats.c */
 /*
- * Inline: several per received frame. Counters stick at all ones
- * (§10.2.7) instead of wrapping.
+ * stats.c, inline: several per received frame. Counters stick at all
+ * ones (§10.2.7) instead of wrapping.
  */
 static inline void e1000e_pp_stat_inc(E1000EPPCore *c, uint32_t off)
 {
