@@ -21,7 +21,6 @@ traffic and collects its evidence into cells/<name>/:
                    (cost.py, docs/cost.md)
 """
 
-import json
 import os
 import re
 import sys

@@ -14,7 +14,6 @@ import time
 import xml.etree.ElementTree as ET
 
 from . import paths, tap
-from .progress import StepError, fmt_secs
 
 PYTHON = "/usr/bin/python3"
 

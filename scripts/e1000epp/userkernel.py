@@ -314,7 +314,7 @@ def _headers_for(release, log):
 def prepare(args, log=print):
     """Build (or reuse) the image; returns (guest_dir, description)."""
     from .guest import GuestBuildError, build_guest
-    release = validate(args)
+    validate(args)
     kernel_pkg = None
     if not args.kernel:
         series = args.debian_kernel or "6.1"

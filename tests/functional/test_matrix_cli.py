@@ -8,7 +8,6 @@ matrix.py's own code.
 """
 
 import json
-import os
 import re
 import subprocess
 import sys
