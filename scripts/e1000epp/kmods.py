@@ -1,13 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """A kernel and its modules: module names and contents (compressed or
-not), .modinfo fields, the load order from modules.dep, and the release
-string of a bzImage."""
+not), .modinfo fields, the load order from modules.dep, and what a
+bzImage holds (its release string, the kernel it decompresses to, and
+whether that kernel has a PVH entry point)."""
 
 import gzip
 import lzma
 import os
 import re
+import struct
 import subprocess
+import zlib
 from pathlib import Path
 
 from .guestbase import GuestBuildError, run
@@ -110,3 +113,63 @@ def bzimage_release(path):
     off = int.from_bytes(data[0x20e:0x210], "little") + 0x200
     text = data[off:off + 256].split(b"\0")[0].decode(errors="replace")
     return text.split()[0] if text else ""
+
+
+def bzimage_payload(path):
+    """The decompressed kernel inside a bzImage, or None if its
+    compression is not one we can read (gzip, xz, zstd)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < 0x250:
+        return None
+    # The compressed kernel follows the real-mode setup sectors.
+    setup_sects = data[0x1f1] or 4
+    start = (setup_sects + 1) * 512
+    for magic, kind in ((b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"),
+                        (b"\x1f\x8b\x08", "gzip")):
+        at = data.find(magic, start)
+        if at < 0 or at > start + 0x100000:
+            continue
+        try:
+            if kind == "xz":
+                return lzma.LZMADecompressor().decompress(data[at:])
+            if kind == "gzip":
+                return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(
+                    data[at:])
+            return subprocess.run(["zstd", "-dc"], input=data[at:],
+                                  stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL).stdout or None
+        except (lzma.LZMAError, zlib.error, OSError):
+            continue
+    return None
+
+
+PT_NOTE = 4
+XEN_ELFNOTE_PHYS32_ENTRY = 18
+
+
+def has_pvh_entry(elf):
+    """Whether elf (bytes) is a 64-bit x86 kernel with a PVH entry point
+    (CONFIG_PVH: a "Xen" note of type XEN_ELFNOTE_PHYS32_ENTRY), which
+    QEMU's -kernel boots directly, without the bzImage decompressor."""
+    if len(elf) < 64 or elf[:4] != b"\x7fELF" or elf[4] != 2 or \
+            elf[5] != 1 or struct.unpack_from("<H", elf, 0x12)[0] != 0x3e:
+        return False
+    phoff, = struct.unpack_from("<Q", elf, 0x20)
+    phentsize, phnum = struct.unpack_from("<HH", elf, 0x36)
+    if phentsize < 56 or phoff + phnum * phentsize > len(elf):
+        return False
+    for i in range(phnum):
+        ptype, = struct.unpack_from("<I", elf, phoff + i * phentsize)
+        off, = struct.unpack_from("<Q", elf, phoff + i * phentsize + 8)
+        size, = struct.unpack_from("<Q", elf, phoff + i * phentsize + 32)
+        if ptype != PT_NOTE or off + size > len(elf):
+            continue
+        at, end = off, off + size
+        while at + 12 <= end:
+            namesz, descsz, ntype = struct.unpack_from("<III", elf, at)
+            name = elf[at + 12:at + 12 + namesz].rstrip(b"\0")
+            if name == b"Xen" and ntype == XEN_ELFNOTE_PHYS32_ENTRY:
+                return True
+            at += 12 + (namesz + 3) // 4 * 4 + (descsz + 3) // 4 * 4
+    return False

@@ -43,6 +43,11 @@ IRQS = ("msix", "msi", "intx")
 INT_MODE = {"intx": 0, "msi": 1, "msix": 2}
 IOMMUS = ("noiommu", "iommu")
 VLAN_ID = 100
+# Seconds a cell waits for its pattern frames (`run --traffic-timeout`):
+# the side that counts answers the moment every frame is in, so only a
+# cell whose frames are lost waits this long. Under TCG a frame crosses
+# in milliseconds.
+TRAFFIC_TIMEOUT = 120
 
 
 class MatrixError(Exception):

@@ -33,9 +33,8 @@ import harness  # noqa: E402  (tests/functional/harness.py)
 
 LINK_TIMEOUT = 60
 # Traffic waits are answered by the side that counts (the agent's RXWAIT,
-# the peer's WAIT) the moment every frame is in, at most after
-# TRAFFIC_TIMEOUT s. Generous: under TCG a frame crosses in milliseconds.
-TRAFFIC_TIMEOUT = 120
+# the peer's WAIT) the moment every frame is in, at most after this.
+TRAFFIC_TIMEOUT = matrix.TRAFFIC_TIMEOUT
 REPEAT = 3
 UDP_COUNT = 8
 TCP_BYTES = 256 * 1024
@@ -173,18 +172,18 @@ def _kv_counters(d):
     return {k: d.get(k) for k in keys}
 
 
-def agent_rx_wait(vm):
+def agent_rx_wait(vm, bound=TRAFFIC_TIMEOUT):
     """The agent answers once its Rx session has counted every frame it
-    expects, or after TRAFFIC_TIMEOUT s (frames the NIC lost never come);
-    returns its counters (RXSTAT); the verdict is the caller's."""
-    return vm.agent.kv(f"RXWAIT {TRAFFIC_TIMEOUT * 1000}",
-                       timeout=TRAFFIC_TIMEOUT + 30)
+    expects, or after bound s (frames the NIC lost never come); returns
+    its counters (RXSTAT); the verdict is the caller's."""
+    return vm.agent.kv(f"RXWAIT {bound * 1000}", timeout=bound + 30)
 
 
-def traffic(vm, cell, run_base, checks, cell_dir, tlog):
+def traffic(vm, cell, run_base, checks, cell_dir, tlog, bound):
     """Every traffic step runs even when an earlier one failed; a step the
     agent or peer refuses (no route: nothing crossed) is a failed check,
-    a harness error (no answer at all) ends the cell."""
+    a harness error (no answer at all) ends the cell. bound: seconds to
+    wait for pattern frames that may have been lost."""
     for name, step in (("frames", traffic_frames), ("udp", traffic_udp),
                        ("tcp guest->peer", traffic_tcp_tx),
                        ("tcp peer->guest", traffic_tcp_rx)):
@@ -196,14 +195,14 @@ def traffic(vm, cell, run_base, checks, cell_dir, tlog):
                         "can complete")
             continue
         try:
-            step(vm, cell, run_base, checks, cell_dir, tlog)
+            step(vm, cell, run_base, checks, cell_dir, tlog, bound)
         except harness.AgentError as e:
             checks.true(f"{name}: the agent refused", False,
                         str(e).splitlines()[0])
             tlog(f"{name}: {e}")
 
 
-def traffic_frames(vm, cell, run_base, checks, cell_dir, tlog):
+def traffic_frames(vm, cell, run_base, checks, cell_dir, tlog, bound):
     ifname = "eth0.100" if cell.vlan else "eth0"
     lens = cell.frame_lengths()
     count = len(lens) * REPEAT
@@ -221,7 +220,7 @@ def traffic_frames(vm, cell, run_base, checks, cell_dir, tlog):
     vid = f" {matrix.VLAN_ID}" if cell.vlan else ""
     vm.peer.command(f"TXL {harness.GUEST_MAC} {run} {lens_csv} {REPEAT}"
                     f"{vid}")
-    agent_rx_wait(vm)
+    agent_rx_wait(vm, bound)
     got = vm.agent.kv("RXSTOP")
     tlog(f"peer->guest agent: {got}")
     checks.frames_ok = got.get("good", 0) > 0
@@ -234,7 +233,7 @@ def traffic_frames(vm, cell, run_base, checks, cell_dir, tlog):
     vm.peer.command(f"RX {run} {count} {harness.GUEST_MAC}")
     vm.agent.kv(f"TXL {ifname} {harness.PEER_MAC} {run} {lens_csv} "
                 f"{REPEAT}")
-    st = vm.peer.wait("rx", count, timeout=TRAFFIC_TIMEOUT)
+    st = vm.peer.wait("rx", count, timeout=bound)
     tlog(f"guest->peer peer: {st['rx']} fails={st['fails']} "
          f"vlan_in={st['vlan_in']}")
     checks.eq("frames guest->peer (peer)", _kv_counters(st["rx"]), want)
@@ -243,7 +242,7 @@ def traffic_frames(vm, cell, run_base, checks, cell_dir, tlog):
 
 
 
-def traffic_udp(vm, cell, run_base, checks, cell_dir, tlog):
+def traffic_udp(vm, cell, run_base, checks, cell_dir, tlog, bound):
     """UDP both ways: the peer echoes every datagram."""
     # When no pattern frame reached the guest, one datagram is enough to
     # show whether anything does (each lost one costs its 5 s timeout).
@@ -260,7 +259,7 @@ def traffic_udp(vm, cell, run_base, checks, cell_dir, tlog):
 
 
 
-def traffic_tcp_tx(vm, cell, run_base, checks, cell_dir, tlog):
+def traffic_tcp_tx(vm, cell, run_base, checks, cell_dir, tlog, bound):
     """TCP guest -> peer, every segment checked by the peer's sink."""
     run = run_base + 3
     mss = cell.mtu - 40
@@ -280,7 +279,7 @@ def traffic_tcp_tx(vm, cell, run_base, checks, cell_dir, tlog):
 
 
 
-def traffic_tcp_rx(vm, cell, run_base, checks, cell_dir, tlog):
+def traffic_tcp_rx(vm, cell, run_base, checks, cell_dir, tlog, bound):
     """TCP peer -> guest, every byte checked by the agent."""
     mss = cell.mtu - 40
     run = run_base + 4
@@ -350,15 +349,16 @@ def read_qom(vm, names):
     return out
 
 
-def measured_traffic(vm, cell, run_base, checks, cell_dir, tlog, window):
+def measured_traffic(vm, cell, run_base, checks, cell_dir, tlog, window,
+                     bound):
     """traffic() inside a cost window; returns the window's raw numbers
     and the device's buffer counters over it (None without --cost)."""
     if window is None:
-        traffic(vm, cell, run_base, checks, cell_dir, tlog)
+        traffic(vm, cell, run_base, checks, cell_dir, tlog, bound)
         return None, None
     buf0 = read_qom(vm, cost.BUF_COUNTERS)
     window.start()
-    traffic(vm, cell, run_base, checks, cell_dir, tlog)
+    traffic(vm, cell, run_base, checks, cell_dir, tlog, bound)
     raw = window.stop()
     buf1 = read_qom(vm, cost.BUF_COUNTERS)
     buf = {k: buf1[k] - buf0[k] for k in buf1
@@ -366,7 +366,7 @@ def measured_traffic(vm, cell, run_base, checks, cell_dir, tlog, window):
     return raw, buf
 
 
-def rx_burst(vm, cell, run, checks, tlog, window):
+def rx_burst(vm, cell, run, checks, tlog, window, bound):
     """The receive-only burst (cost.RX_BURST frames of the cell's largest
     length, peer -> guest) in a window of its own: (raw, rx packets).
     Sent in rounds of cost.RX_ROUND, each received before the next: a
@@ -386,7 +386,7 @@ def rx_burst(vm, cell, run, checks, tlog, window):
                     f"{harness.PEER_MAC}{fcs}")
         vm.peer.command(f"TXL {harness.GUEST_MAC} {run + k} {length} "
                         f"{n}{vid}")
-        agent_rx_wait(vm)
+        agent_rx_wait(vm, bound)
         got = vm.agent.kv("RXSTOP")
         good += got.get("good", 0)
         bad += got.get("bad", 0)
@@ -411,7 +411,8 @@ def record_cost(cell_dir, raw, buf, stats0, stats1, burst):
     return m
 
 
-def run_cell(vm, g, cell, index, cell_dir, log, window=None):
+def run_cell(vm, g, cell, index, cell_dir, log, window=None,
+             bound=TRAFFIC_TIMEOUT):
     os.makedirs(cell_dir, exist_ok=True)
     t0 = time.monotonic()
     checks = Checks()
@@ -432,11 +433,11 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None):
         dev0 = read_device(vm)
         diag0 = read_qom(vm, matrix_diag.QOM_START)
         raw, buf = measured_traffic(vm, cell, 0x10000 + index * 16, checks,
-                                    cell_dir, tlog, window)
+                                    cell_dir, tlog, window, bound)
         stats1 = ethtool_stats(vm)
         if raw is not None:
             burst = rx_burst(vm, cell, 0x800000 + index * 16, checks,
-                             tlog, window)
+                             tlog, window, bound)
             metrics = record_cost(cell_dir, raw, buf, stats0, stats1, burst)
         dev1 = read_device(vm)
         with open(os.path.join(cell_dir, "ethtool-S.txt"), "w") as f:
@@ -492,10 +493,12 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None):
 
 
 def run_cells(cells, device, report_dir, peer_bin, guest_dir=None,
-              on_result=print, on_boot=print, measure_cost=False):
+              on_result=print, on_boot=print, measure_cost=False,
+              traffic_timeout=TRAFFIC_TIMEOUT):
     """Run cells (in matrix.plan order); returns (results, boots).
     measure_cost: load the cost plugin and measure every cell's traffic
-    (cost.py)."""
+    (cost.py). traffic_timeout: seconds a cell waits for pattern frames
+    (lost ones never come)."""
     results, boots = [], 0
     index = 0
     for boot_key, group in matrix.plan(cells):
@@ -536,7 +539,7 @@ def run_cells(cells, device, report_dir, peer_bin, guest_dir=None,
                 index += 1
                 r = run_cell(vm, g, cell, index,
                              os.path.join(report_dir, "cells", cell.name),
-                             on_boot, window)
+                             on_boot, window, traffic_timeout)
                 results.append(r)
                 on_result(r)
                 if r["status"] == matrix.ERROR:

@@ -4,6 +4,7 @@
     ./e1000e-pp run [--matrix default|reduced|copybreak] [--only PATTERNS]
                     [--shard I/N] [--baseline DIR] [--list] [--cost]
                     [--json FILE] [--require-coverage LIST]
+                    [--traffic-timeout SECONDS]
                     [--device e1000e-pp|e1000e] [--report DIR]
     ./e1000e-pp merge --report OUT SHARD_DIR...
 """
@@ -13,7 +14,7 @@ import os
 import sys
 import time
 
-from . import cost, matrix, matrix_diag, paths
+from . import argtypes, cost, matrix, matrix_diag, paths
 from .progress import StepError
 
 
@@ -43,6 +44,13 @@ def add_run_arguments(p):
                    help="comma-separated datapath situations "
                    "(docs/coverage.md) the run must reach; the run fails "
                    "naming each one no cell hit")
+    p.add_argument("--traffic-timeout", metavar="SECONDS",
+                   type=argtypes.int_range(5, 3600),
+                   default=matrix.TRAFFIC_TIMEOUT,
+                   help="how long a cell waits for its pattern frames "
+                   "(default %(default)s; frames a NIC lost never come, "
+                   "so a cell that loses them waits this long; under TCG "
+                   "a frame crosses in milliseconds)")
     from . import userkernel
     userkernel.add_arguments(p)
 
@@ -190,7 +198,8 @@ def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
     meta = {"stamp": stamp, "device": args.device, "matrix": args.matrix,
             "only": args.only or "", "shard": shard or "",
             "guest": guest_desc, "cells": len(cells),
-            "boots_planned": len(groups)}
+            "boots_planned": len(groups),
+            "traffic_timeout": args.traffic_timeout}
     print(f"[run] {len(cells)} cells ({args.matrix} matrix"
           f"{', --only ' + args.only if args.only else ''}"
           f"{', shard ' + shard if shard else ''}) in {len(groups)} boots "
@@ -219,7 +228,8 @@ def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
     meta["cost"] = bool(args.cost)
     results, boots = matrix_exec.run_cells(
         cells, args.device, report, peer_bin, guest_dir=guest_dir,
-        on_result=on_result, on_boot=on_boot, measure_cost=args.cost)
+        on_result=on_result, on_boot=on_boot, measure_cost=args.cost,
+        traffic_timeout=args.traffic_timeout)
     wall = time.monotonic() - t0
     per = sorted(times)
     meta.update({"boots": boots, "wall_seconds": round(wall, 1),

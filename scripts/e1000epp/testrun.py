@@ -492,8 +492,8 @@ def run_pytest(junit, k=None, env_extra=None, name="functional",
     """Run pytest on test_dir, return (SuiteResult, cases).  With -k, the
     node ids whose name below test_dir ('test_x.py::test_y[param]')
     contains k.  With workers > 1, that many pytest-xdist processes share
-    the test files (a file's tests stay together: its VM is a module
-    fixture)."""
+    the test files (a file's tests stay together, its VM being a module
+    fixture, unless the directory's conftest.py schedules otherwise)."""
     res = SuiteResult(name)
     where = _rel(test_dir)
     if not pytest_files(test_dir):
@@ -552,12 +552,14 @@ def run_pytest(junit, k=None, env_extra=None, name="functional",
 LAST_TEST = os.path.join(paths.REPORTS_DIR, "last-test")
 
 
-# VM test files at a time: two per host CPU. The guests wait on timers,
-# the peer and the agent much of the time (three of them on 2 CPUs keep a
-# load of about 1.6; four make each file ~7% slower): on 2 CPUs, 110
-# tests in ~205 s with 4, ~240 s with 3, ~350 s with 2 and ~595 s one
-# file at a time (tests/functional/conftest.py starts the longest files
-# first; the self-test file, ~170 s, is then the bound).
+# VM test workers: two per host CPU. The guests wait on timers, the peer
+# and the agent much of the time (three of them on 2 CPUs keep a load of
+# about 1.6; four make each file ~7% slower): on 2 CPUs, 110 tests in
+# ~205 s with 4, ~240 s with 3, ~350 s with 2 and ~595 s one file at a
+# time (bzImage boots). tests/functional/conftest.py schedules one unit
+# per VM, longest first; with PVH boots the suite takes ~155 s, the
+# user-kernel file (~125 s) the bound. --dist loadfile is what a run
+# without that conftest would use.
 def functional_workers():
     return 2 * (os.cpu_count() or 1)
 

@@ -28,16 +28,14 @@ input fails in a second, before setup; prepare() builds the image.
 import glob
 import hashlib
 import json
-import lzma
 import os
 import re
 import shutil
 import subprocess
-import zlib
 
 from . import paths
 from .guestbase import sha256_file
-from .kmods import bzimage_release, modinfo, module_bytes
+from .kmods import bzimage_payload, bzimage_release, modinfo, module_bytes
 from .progress import StepError
 
 GUESTS_DIR = os.path.join(paths.BUILD, "guests")
@@ -74,32 +72,6 @@ def wanted(args):
 
 def _fail(what, why, fix):
     raise StepError(what, why, fix)
-
-
-def _payload(path):
-    """The decompressed kernel inside a bzImage, or None if its
-    compression is not one we can read (gzip, xz, zstd)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    setup_sects = data[0x1f1] or 4
-    start = (setup_sects + 1) * 512
-    for magic, kind in ((b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"),
-                        (b"\x1f\x8b\x08", "gzip")):
-        at = data.find(magic, start)
-        if at < 0 or at > start + 0x100000:
-            continue
-        try:
-            if kind == "xz":
-                return lzma.LZMADecompressor().decompress(data[at:])
-            if kind == "gzip":
-                return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(
-                    data[at:])
-            return subprocess.run(["zstd", "-dc"], input=data[at:],
-                                  stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL).stdout or None
-        except (lzma.LZMAError, zlib.error, OSError):
-            continue
-    return None
 
 
 def _vermagic(ko):
@@ -204,7 +176,7 @@ def validate(args):
                       "build the module against this kernel's tree")
         elif not (args.modules and _builtin_in_tree(args.modules)) and \
                 not args.driver_src:
-            payload = _payload(args.kernel)
+            payload = bzimage_payload(args.kernel)
             if payload is not None and \
                     not all(m in payload for m in E1000E_MARKERS):
                 _fail(f"--kernel {args.kernel} has no e1000e driver",

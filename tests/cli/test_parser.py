@@ -122,6 +122,12 @@ def test_bench_insn_takes_a_profile_depth():
     assert (parse("bench").insn, parse("bench").profile) == (False, 0)
 
 
+def test_run_traffic_timeout_defaults_to_two_minutes():
+    # docs/usage.md: a cell waits 120 s for frames unless told otherwise
+    assert parse("run").traffic_timeout == 120
+    assert parse("run", "--traffic-timeout", "20").traffic_timeout == 20
+
+
 # -- errors: one line, exit 2, no traceback ----------------------------------
 
 @pytest.mark.parametrize("argv, message", [
@@ -150,6 +156,10 @@ def test_bench_insn_takes_a_profile_depth():
      "--tx-seconds: must be a number of seconds in (0, 600], not '0'"),
     (["bench", "--insn", "--profile", "-1"], "e1000e-pp bench: error: "
      "argument --profile: must be a whole number from 0 to 100, not '-1'"),
+    (["run", "--traffic-timeout", "4"], "e1000e-pp run: error: argument "
+     "--traffic-timeout: must be a whole number from 5 to 3600, not '4'"),
+    (["run", "--traffic-timeout", "1m"], "e1000e-pp run: error: argument "
+     "--traffic-timeout: must be a whole number from 5 to 3600, not '1m'"),
     (["setup", "--no-setup"], "e1000e-pp: error: unrecognized arguments: "
      "--no-setup"),
 ])
