@@ -116,10 +116,14 @@ def bzimage_release(path):
 
 
 def bzimage_payload(path):
-    """The decompressed kernel inside a bzImage, or None if its
+    """The decompressed kernel inside the bzImage at path, or None if its
     compression is not one we can read (gzip, xz, zstd)."""
     with open(path, "rb") as f:
-        data = f.read()
+        return bzimage_payload_bytes(f.read())
+
+
+def bzimage_payload_bytes(data):
+    """bzimage_payload() of a bzImage's bytes."""
     if len(data) < 0x250:
         return None
     # The compressed kernel follows the real-mode setup sectors.

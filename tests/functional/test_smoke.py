@@ -70,6 +70,28 @@ def assert_no_bad_lines(vm, pci):
     return lines
 
 
+# Boot protocol (Documentation/arch/x86/boot.rst): a bzImage loader hands
+# the kernel the image's own setup header ("HdrS" at 0x202, its protocol
+# version at 0x206: 2.15 for 6.1); Linux's PVH entry builds boot_params
+# itself, with no signature and version 2.12 (arch/x86/platform/pvh).
+HDR_SIGNATURE, HDR_VERSION = 0x202, 0x206
+PVH_VERSION = 0x020c
+
+
+def test_guest_boots_through_the_pvh_entry(vm):
+    # given: an image whose kernel has CONFIG_PVH (Debian's): guest.py
+    # wrote its decompressed vmlinux and the harness boots that
+    cmdline = (vm.report_dir / "qemu.cmdline").read_text().split()
+    kernel = cmdline[cmdline.index("-kernel") + 1]
+    assert kernel == str(vm.guest_dir / "vmlinux")
+    # then: the kernel entered through PVH, not the bzImage decompressor
+    _, out = vm.agent.sh(f"od -An -tx1 -j {HDR_SIGNATURE} -N 6 "
+                         "/sys/kernel/boot_params/data")
+    hdr = bytes(int(b, 16) for b in out.split())
+    assert hdr[:4] != b"HdrS"
+    assert int.from_bytes(hdr[4:6], "little") == PVH_VERSION
+
+
 def test_probe_is_clean(vm, link):
     lines = assert_no_bad_lines(vm, link["pci"])
     joined = "\n".join(lines)
