@@ -206,6 +206,7 @@ static const struct {
 } tests[] = {
 #define T(fn) { #fn, fn }
     T(test_crc32_check_value),
+    T(test_crc32_every_folding_variant),
     T(test_internet_checksum_matches_rfc1071),
     T(test_nvm_mac_and_checksum_via_eerd),
     T(test_reset_sets_auto_rd_within_driver_window),

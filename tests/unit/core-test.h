@@ -77,6 +77,7 @@ void tx_push_tso_data(Fake *f, unsigned i, uint64_t addr,
 
 /* core-test-basic.c: NVM, reset, PHY, PBA, statistics, frame arithmetic */
 void test_crc32_check_value(void);
+void test_crc32_every_folding_variant(void);
 void test_wake_on_link_change_sets_pme_and_wus_sticks(void);
 void test_wake_frames_in_d3hot(void);
 void test_no_pme_without_pme_en(void);

@@ -3,8 +3,9 @@
  * x86-64 fast paths for net.c (the build compiles crc32_clmul_stub.c
  * instead elsewhere): CRC-32 by carry-less multiplication when the CPU
  * has PCLMULQDQ (VEX-encoded when it also has AVX, which saves the
- * register copies SSE's two-operand forms need), and the Internet
- * checksum's bulk with AVX2. Both are chosen at run time.
+ * register copies SSE's two-operand forms need; two lanes per
+ * instruction when it has VPCLMULQDQ), and the Internet checksum's bulk
+ * with AVX2. Both are chosen at run time.
  */
 #include <immintrin.h>
 
@@ -43,6 +44,42 @@ static inline __m128i load128(const uint8_t *p)
 }
 
 /*
+ * The last step of every variant: the four lanes (x0 first in the data)
+ * folded into one, the 16-byte blocks left, then 128 -> 32 bits.
+ */
+__attribute__((target("pclmul"), always_inline))
+static inline uint32_t crc32_finish(__m128i x0, __m128i x1, __m128i x2,
+                                    __m128i x3, const uint8_t *p, size_t len)
+{
+    const __m128i k1 = _mm_set_epi64x(FOLD_128_HI, FOLD_128_LO);
+    const __m128i mask32 = _mm_set_epi32(0, 0, 0, -1);
+    __m128i t, k;
+
+    x0 = fold(x0, k1, x1);
+    x0 = fold(x0, k1, x2);
+    x0 = fold(x0, k1, x3);
+    while (len >= 16) {
+        x0 = fold(x0, k1, load128(p));
+        p += 16;
+        len -= 16;
+    }
+    /* 128 -> 64 bits (appending 32 zero bits), then 64 -> 32. */
+    t = _mm_clmulepi64_si128(k1, x0, 0x01);
+    x0 = _mm_xor_si128(_mm_srli_si128(x0, 8), t);
+    t = _mm_srli_si128(x0, 4);
+    k = _mm_set_epi64x(0, FOLD_64);
+    x0 = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), k, 0x00);
+    x0 = _mm_xor_si128(x0, t);
+    /* Barrett: q = (low32 * mu) mod x^32, remainder = x ^ q * P. */
+    k = _mm_set_epi64x(BARRETT_MU, BARRETT_P);
+    t = x0;
+    x0 = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), k, 0x10);
+    x0 = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), k, 0x00);
+    x0 = _mm_xor_si128(x0, t);
+    return (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(x0, 4));
+}
+
+/*
  * The four lanes are separate variables, not an array: they stay in
  * registers, so a 64-byte step is its eight multiplications, loads and
  * xors (about 0.4 instructions a byte, a third of the array version).
@@ -51,9 +88,7 @@ __attribute__((target("pclmul"), always_inline))
 static inline uint32_t crc32_fold(uint32_t crc, const uint8_t *p, size_t len)
 {
     const __m128i k4 = _mm_set_epi64x(FOLD_4X128_HI, FOLD_4X128_LO);
-    const __m128i k1 = _mm_set_epi64x(FOLD_128_HI, FOLD_128_LO);
-    const __m128i mask32 = _mm_set_epi32(0, 0, 0, -1);
-    __m128i x0, x1, x2, x3, t, k;
+    __m128i x0, x1, x2, x3;
 
     x0 = _mm_xor_si128(load128(p), _mm_cvtsi32_si128((int)crc));
     x1 = load128(p + 16);
@@ -90,28 +125,66 @@ static inline uint32_t crc32_fold(uint32_t crc, const uint8_t *p, size_t len)
         p += 64;
         len -= 64;
     }
-    x0 = fold(x0, k1, x1);
-    x0 = fold(x0, k1, x2);
-    x0 = fold(x0, k1, x3);
-    while (len >= 16) {
-        x0 = fold(x0, k1, load128(p));
-        p += 16;
-        len -= 16;
+    return crc32_finish(x0, x1, x2, x3, p, len);
+}
+
+/*
+ * The same four lanes two to a 256-bit register (VPCLMULQDQ multiplies
+ * both halves at once, by the same constants): a 64-byte step is four
+ * multiplications, two loads folded into two xors and two more xors,
+ * half the 128-bit count.
+ */
+__attribute__((target("pclmul,avx2,vpclmulqdq"), always_inline))
+static inline __m256i fold2(__m256i x, __m256i k, __m256i data)
+{
+    __m256i lo = _mm256_clmulepi64_epi128(x, k, 0x00);
+    __m256i hi = _mm256_clmulepi64_epi128(x, k, 0x11);
+
+    return _mm256_xor_si256(_mm256_xor_si256(hi, lo), data);
+}
+
+__attribute__((target("avx2"), always_inline))
+static inline __m256i load256(const uint8_t *p)
+{
+    return _mm256_loadu_si256((const __m256i *)p);
+}
+
+__attribute__((target("pclmul,avx2,vpclmulqdq"), noinline))
+static uint32_t crc32_fold_vpclmul(uint32_t crc, const uint8_t *p,
+                                   size_t len)
+{
+    const __m256i k4 = _mm256_set_epi64x(FOLD_4X128_HI, FOLD_4X128_LO,
+                                         FOLD_4X128_HI, FOLD_4X128_LO);
+    __m256i x01, x23;
+
+    /* Lanes 0 and 1 are bytes 0-31, lanes 2 and 3 bytes 32-63. */
+    x01 = _mm256_xor_si256(load256(p), _mm256_set_epi32(0, 0, 0, 0, 0, 0,
+                                                        0, (int)crc));
+    x23 = load256(p + 32);
+    p += 64;
+    len -= 64;
+    while (len >= 256) {
+        x01 = fold2(x01, k4, load256(p));
+        x23 = fold2(x23, k4, load256(p + 32));
+        x01 = fold2(x01, k4, load256(p + 64));
+        x23 = fold2(x23, k4, load256(p + 96));
+        x01 = fold2(x01, k4, load256(p + 128));
+        x23 = fold2(x23, k4, load256(p + 160));
+        x01 = fold2(x01, k4, load256(p + 192));
+        x23 = fold2(x23, k4, load256(p + 224));
+        p += 256;
+        len -= 256;
     }
-    /* 128 -> 64 bits (appending 32 zero bits), then 64 -> 32. */
-    t = _mm_clmulepi64_si128(k1, x0, 0x01);
-    x0 = _mm_xor_si128(_mm_srli_si128(x0, 8), t);
-    t = _mm_srli_si128(x0, 4);
-    k = _mm_set_epi64x(0, FOLD_64);
-    x0 = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), k, 0x00);
-    x0 = _mm_xor_si128(x0, t);
-    /* Barrett: q = (low32 * mu) mod x^32, remainder = x ^ q * P. */
-    k = _mm_set_epi64x(BARRETT_MU, BARRETT_P);
-    t = x0;
-    x0 = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), k, 0x10);
-    x0 = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), k, 0x00);
-    x0 = _mm_xor_si128(x0, t);
-    return (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(x0, 4));
+    while (len >= 64) {
+        x01 = fold2(x01, k4, load256(p));
+        x23 = fold2(x23, k4, load256(p + 32));
+        p += 64;
+        len -= 64;
+    }
+    return crc32_finish(_mm256_castsi256_si128(x01),
+                        _mm256_extracti128_si256(x01, 1),
+                        _mm256_castsi256_si128(x23),
+                        _mm256_extracti128_si256(x23, 1), p, len);
 }
 
 /* The same code compiled twice: with AVX's three-operand encodings... */
@@ -128,7 +201,7 @@ static uint32_t crc32_fold_sse(uint32_t crc, const uint8_t *p, size_t len)
     return crc32_fold(crc, p, len);
 }
 
-static int clmul_usable = -1, avx_usable, avx2_usable;
+static int clmul_usable = -1, avx_usable, avx2_usable, vpclmul_usable;
 
 static void cpu_probe(void)
 {
@@ -136,6 +209,7 @@ static void cpu_probe(void)
     clmul_usable = __builtin_cpu_supports("pclmul");
     avx_usable = __builtin_cpu_supports("avx");
     avx2_usable = __builtin_cpu_supports("avx2");
+    vpclmul_usable = avx2_usable && __builtin_cpu_supports("vpclmulqdq");
 }
 
 bool e1000e_pp_crc32_clmul_usable(void)
@@ -148,8 +222,32 @@ bool e1000e_pp_crc32_clmul_usable(void)
 
 uint32_t e1000e_pp_crc32_clmul(uint32_t crc, const uint8_t *p, size_t len)
 {
+    if (vpclmul_usable) {
+        return crc32_fold_vpclmul(crc, p, len);
+    }
     return avx_usable ? crc32_fold_avx(crc, p, len)
                       : crc32_fold_sse(crc, p, len);
+}
+
+unsigned e1000e_pp_crc32_clmul_variants(void)
+{
+    if (clmul_usable < 0) {
+        cpu_probe();
+    }
+    return !clmul_usable ? 0 : vpclmul_usable ? 3 : avx_usable ? 2 : 1;
+}
+
+uint32_t e1000e_pp_crc32_clmul_variant(unsigned v, uint32_t crc,
+                                       const uint8_t *p, size_t len)
+{
+    switch (v) {
+    case 3:
+        return crc32_fold_vpclmul(crc, p, len);
+    case 2:
+        return crc32_fold_avx(crc, p, len);
+    default:
+        return crc32_fold_sse(crc, p, len);
+    }
 }
 
 bool e1000e_pp_csum_simd_usable(void)

@@ -20,6 +20,14 @@ uint16_t e1000e_pp_csum_fold(uint32_t sum);
 
 bool e1000e_pp_crc32_clmul_usable(void);
 uint32_t e1000e_pp_crc32_clmul(uint32_t crc, const uint8_t *p, size_t len);
+/*
+ * The folding variants this host can run, for the tests: 0 none, else
+ * 1 (SSE) up to 2 (AVX) or 3 (VPCLMULQDQ); e1000e_pp_crc32_clmul uses the
+ * widest. len: a multiple of 16, at least 64.
+ */
+unsigned e1000e_pp_crc32_clmul_variants(void);
+uint32_t e1000e_pp_crc32_clmul_variant(unsigned v, uint32_t crc,
+                                       const uint8_t *p, size_t len);
 bool e1000e_pp_csum_simd_usable(void);
 uint64_t e1000e_pp_csum_simd(const uint8_t *p, size_t len);
 
