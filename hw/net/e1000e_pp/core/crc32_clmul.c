@@ -17,7 +17,8 @@
  * reflected 802.3 polynomial: four 128-bit lanes fold 64 bytes per step
  * by x^(512+-64) mod P, then one lane, then a Barrett reduction to 32
  * bits. The constants are x^k mod P for the fold distances, mu, and P.
- * len is a multiple of 16 and at least 64. About 0.1 cycle per byte of
+ * len is at least 64; its last 1-15 bytes, if any, are one more fold
+ * (crc32_finish). About 0.1 cycle per byte of
  * work instead of 1 for the table: a 9 KB FCS costs ~0.4 us, not 3.7.
  */
 #define FOLD_4X128_LO   0x154442bd4ull  /* x^(4*128+32) mod P, reflected */
@@ -44,10 +45,47 @@ static inline __m128i load128(const uint8_t *p)
 }
 
 /*
- * The last step of every variant: the four lanes (x0 first in the data)
- * folded into one, the 16-byte blocks left, then 128 -> 32 bits.
+ * pshufb controls for a tail of r bytes (an index with bit 7 set gives
+ * 0): the 16 bytes at shift_tab + r move byte j - 16 + r of a lane to j
+ * (its first r bytes to its top), those at shift_tab + 16 + r byte j + r
+ * to j (its last 16 - r bytes to its bottom).
  */
-__attribute__((target("pclmul"), always_inline))
+static const uint8_t shift_tab[48] = {
+    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+};
+
+/*
+ * The last r (1-15) bytes, ending at end: the lane x holds the 16 bytes
+ * before them. Its first r bytes, with zeros in front, are a whole block
+ * 16 bytes ahead of the block made of its other 16 - r bytes and the r
+ * new ones, so one fold joins them (leading zeros add nothing to a CRC).
+ * The new bytes are the top of the message's last 16, which overlap
+ * bytes already folded (len >= 64 leaves room before them).
+ */
+__attribute__((target("pclmul,sse4.1"), always_inline))
+static inline __m128i fold_tail(__m128i x, __m128i k1, const uint8_t *end,
+                                size_t r)
+{
+    /* Byte j of "ahead" is x[j - 16 + r] (0 below), of "rest" x[j + r]. */
+    __m128i up = load128(shift_tab + r);
+    __m128i down = load128(shift_tab + 16 + r);
+    __m128i ahead = _mm_shuffle_epi8(x, up);
+    __m128i rest = _mm_shuffle_epi8(x, down);
+
+    /* up has bit 7 set exactly where rest keeps a byte of x. */
+    return fold(ahead, k1, _mm_blendv_epi8(load128(end - 16), rest, up));
+}
+
+/*
+ * The last step of every variant: the four lanes (x0 first in the data)
+ * folded into one, the 16-byte blocks left and a shorter tail, then
+ * 128 -> 32 bits.
+ */
+__attribute__((target("pclmul,sse4.1"), always_inline))
 static inline uint32_t crc32_finish(__m128i x0, __m128i x1, __m128i x2,
                                     __m128i x3, const uint8_t *p, size_t len)
 {
@@ -62,6 +100,9 @@ static inline uint32_t crc32_finish(__m128i x0, __m128i x1, __m128i x2,
         x0 = fold(x0, k1, load128(p));
         p += 16;
         len -= 16;
+    }
+    if (len) {
+        x0 = fold_tail(x0, k1, p + len, len);
     }
     /* 128 -> 64 bits (appending 32 zero bits), then 64 -> 32. */
     t = _mm_clmulepi64_si128(k1, x0, 0x01);
@@ -84,7 +125,7 @@ static inline uint32_t crc32_finish(__m128i x0, __m128i x1, __m128i x2,
  * registers, so a 64-byte step is its eight multiplications, loads and
  * xors (about 0.4 instructions a byte, a third of the array version).
  */
-__attribute__((target("pclmul"), always_inline))
+__attribute__((target("pclmul,sse4.1"), always_inline))
 static inline uint32_t crc32_fold(uint32_t crc, const uint8_t *p, size_t len)
 {
     const __m128i k4 = _mm_set_epi64x(FOLD_4X128_HI, FOLD_4X128_LO);
@@ -194,8 +235,8 @@ static uint32_t crc32_fold_avx(uint32_t crc, const uint8_t *p, size_t len)
     return crc32_fold(crc, p, len);
 }
 
-/* ...and with SSE2 alone, for CPUs with PCLMULQDQ but not AVX. */
-__attribute__((target("pclmul"), noinline))
+/* ...and with SSE alone, for CPUs with PCLMULQDQ but not AVX. */
+__attribute__((target("pclmul,sse4.1"), noinline))
 static uint32_t crc32_fold_sse(uint32_t crc, const uint8_t *p, size_t len)
 {
     return crc32_fold(crc, p, len);
@@ -206,7 +247,8 @@ static int clmul_usable = -1, avx_usable, avx2_usable, vpclmul_usable;
 static void cpu_probe(void)
 {
     __builtin_cpu_init();
-    clmul_usable = __builtin_cpu_supports("pclmul");
+    clmul_usable = __builtin_cpu_supports("pclmul") &&
+                   __builtin_cpu_supports("sse4.1");
     avx_usable = __builtin_cpu_supports("avx");
     avx2_usable = __builtin_cpu_supports("avx2");
     vpclmul_usable = avx2_usable && __builtin_cpu_supports("vpclmulqdq");

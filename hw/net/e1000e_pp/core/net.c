@@ -55,10 +55,7 @@ uint32_t e1000e_pp_crc32_update(uint32_t crc, const uint8_t *p, size_t len)
         crc_table_init();
     }
     if (len >= 64 && (fast_paths() & FAST_CLMUL)) {
-        size_t bulk = len & ~(size_t)15;
-        crc = e1000e_pp_crc32_clmul(crc, p, bulk);
-        p += bulk;
-        len -= bulk;
+        return e1000e_pp_crc32_clmul(crc, p, len);
     }
     while (len >= 8) {
         uint32_t a = crc ^ get_le32(p), b = get_le32(p + 4);

@@ -23,7 +23,7 @@ uint32_t e1000e_pp_crc32_clmul(uint32_t crc, const uint8_t *p, size_t len);
 /*
  * The folding variants this host can run, for the tests: 0 none, else
  * 1 (SSE) up to 2 (AVX) or 3 (VPCLMULQDQ); e1000e_pp_crc32_clmul uses the
- * widest. len: a multiple of 16, at least 64.
+ * widest. len: at least 64.
  */
 unsigned e1000e_pp_crc32_clmul_variants(void);
 uint32_t e1000e_pp_crc32_clmul_variant(unsigned v, uint32_t crc,
