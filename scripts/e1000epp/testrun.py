@@ -557,9 +557,9 @@ LAST_TEST = os.path.join(paths.REPORTS_DIR, "last-test")
 # about 1.6; four make each file ~7% slower): on 2 CPUs, 110 tests in
 # ~205 s with 4, ~240 s with 3, ~350 s with 2 and ~595 s one file at a
 # time (bzImage boots). tests/functional/conftest.py schedules one unit
-# per VM, longest first; with PVH boots the suite takes ~155 s, the
-# user-kernel file (~125 s) the bound. --dist loadfile is what a run
-# without that conftest would use.
+# per VM, longest first; with PVH boots the suite takes ~150 s, bound by
+# the CPUs (~250 CPU-seconds). --dist loadfile is what a run without
+# that conftest would use.
 def functional_workers():
     return 2 * (os.cpu_count() or 1)
 

@@ -267,8 +267,11 @@ def _headers_for(release, log):
     d = f"/usr/src/linux-headers-{release}"
     if not os.path.isdir(d):
         log(f"installing linux-headers-{release}")
+        # Another apt at work (a second run building a driver) is waited
+        # for, not failed on.
         proc = subprocess.run(["apt-get", "install", "-y",
                                "--no-install-recommends",
+                               "-o", "DPkg::Lock::Timeout=600",
                                f"linux-headers-{release}"],
                               stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True,

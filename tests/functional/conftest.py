@@ -44,29 +44,49 @@ def report_root():
 # The suite runs side by side (pytest -n): one work unit per VM, longest
 # first, so that a long unit started last does not keep one worker busy
 # after the rest ended. A file's tests share its module-scoped VM, so a
-# file is a unit; in the files below the VM fixture is parametrized (one
-# VM per interrupt mode) and each parameter is a unit of its own.
-# Measured on 2 CPUs: user kernel ~120 s, matrix ~110 s, self-test ~60 s
-# per mode, stock matrix cells ~50 s, registers and PM stress ~30 s.
-LONG_FILES = ("test_user_kernel.py", "test_matrix_run.py",
-              "test_selftest.py", "test_matrix_stock.py",
+# file is a unit, except:
+# - PER_PARAM_FILES: the VM fixture is parametrized (one VM per interrupt
+#   mode); each parameter is a unit;
+# - PER_TEST_FILES: no VM is shared (each test runs `./e1000e-pp run`);
+#   each test is a unit, but those named in SHARED_UNITS stay together
+#   (the --driver-src tests may both apt-get install the kernel headers,
+#   which takes dpkg's lock).
+# LONG_UNITS start first, in this order (measured on 2 CPUs with four
+# workers: matrix ~90 s, the driver build from Debian's source ~45 s, 70 s
+# from nothing, self-test ~50 s per mode, stock matrix cells ~40 s,
+# registers and PM stress ~30 s, the other user-kernel tests 1-25 s);
+# the rest follow in file order.
+LONG_UNITS = ("test_matrix_run.py", "test_user_kernel.py::driver-src",
+              "test_selftest.py[msix]", "test_selftest.py[msi]",
+              "test_selftest.py[intx]", "test_matrix_stock.py",
               "test_registers.py", "test_pm_stress.py")
 PER_PARAM_FILES = ("test_selftest.py",)
+PER_TEST_FILES = ("test_user_kernel.py",)
+SHARED_UNITS = {
+    "test_driver_source_that_does_not_build": "driver-src",
+    "test_driver_rebuilt_from_debian_source_runs_the_matrix": "driver-src",
+}
 
 
 def pytest_collection_modifyitems(config, items):
     def rank(item):
-        name = item.path.name
-        return LONG_FILES.index(name) if name in LONG_FILES else \
-            len(LONG_FILES)
+        # node ids are relative to where pytest runs: name the file alone
+        unit = work_unit(item.path.name + "::" +
+                         item.nodeid.partition("::")[2])
+        return LONG_UNITS.index(unit) if unit in LONG_UNITS else \
+            len(LONG_UNITS)
     items.sort(key=rank)
 
 
 def work_unit(nodeid):
-    """The unit a test runs in: its file, or its file and parameter."""
-    path = nodeid.split("::", 1)[0]
-    if os.path.basename(path) in PER_PARAM_FILES and nodeid.endswith("]"):
+    """The unit a test runs in: its file, its file and parameter, or
+    (PER_TEST_FILES) the test or its shared unit."""
+    path, _, test = nodeid.partition("::")
+    name = os.path.basename(path)
+    if name in PER_PARAM_FILES and nodeid.endswith("]"):
         return path + nodeid[nodeid.rindex("["):]
+    if name in PER_TEST_FILES and test:
+        return f"{path}::{SHARED_UNITS.get(test, test)}"
     return path
 
 
@@ -77,7 +97,7 @@ except ImportError:         # no pytest-xdist: one file at a time
 
 if LoadFileScheduling is not None:
     class VmScheduling(LoadFileScheduling):
-        """--dist loadfile with the self-test's modes split apart."""
+        """--dist loadfile, with the units of work_unit()."""
 
         def _split_scope(self, nodeid):
             return work_unit(nodeid)
