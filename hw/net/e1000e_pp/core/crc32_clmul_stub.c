@@ -5,11 +5,6 @@
  */
 #include "internal.h"
 
-bool e1000e_pp_crc32_clmul_usable(void)
-{
-    return false;
-}
-
 uint32_t e1000e_pp_crc32_clmul(uint32_t crc, const uint8_t *p, size_t len)
 {
     return crc;

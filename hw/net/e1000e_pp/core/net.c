@@ -14,7 +14,7 @@ static int fast = -1;
 static inline int fast_paths(void)
 {
     if (fast < 0) {
-        fast = (e1000e_pp_crc32_clmul_usable() ? FAST_CLMUL : 0) |
+        fast = (e1000e_pp_crc32_clmul_variants() ? FAST_CLMUL : 0) |
                (e1000e_pp_csum_simd_usable() ? FAST_SIMD : 0);
     }
     return fast;

@@ -18,14 +18,15 @@ uint32_t e1000e_pp_crc32(const uint8_t *buf, size_t len);
 uint32_t e1000e_pp_csum_add(uint32_t sum, const uint8_t *buf, size_t len);
 uint16_t e1000e_pp_csum_fold(uint32_t sum);
 
-bool e1000e_pp_crc32_clmul_usable(void);
-uint32_t e1000e_pp_crc32_clmul(uint32_t crc, const uint8_t *p, size_t len);
 /*
- * The folding variants this host can run, for the tests: 0 none, else
- * 1 (SSE) up to 2 (AVX) or 3 (VPCLMULQDQ); e1000e_pp_crc32_clmul uses the
- * widest. len: at least 64.
+ * Carry-less CRC folding: the widest variant this host runs, 0 for none,
+ * else 1 (SSE) up to 2 (AVX) or 3 (VPCLMULQDQ); every variant up to it
+ * runs too (the tests check each). e1000e_pp_crc32_clmul uses the widest,
+ * once e1000e_pp_crc32_clmul_variants has said it is not 0. len: at
+ * least 64.
  */
 unsigned e1000e_pp_crc32_clmul_variants(void);
+uint32_t e1000e_pp_crc32_clmul(uint32_t crc, const uint8_t *p, size_t len);
 uint32_t e1000e_pp_crc32_clmul_variant(unsigned v, uint32_t crc,
                                        const uint8_t *p, size_t len);
 bool e1000e_pp_csum_simd_usable(void);
