@@ -32,9 +32,6 @@ sys.path.insert(0, os.path.join(paths.REPO, "tests", "functional"))
 import harness  # noqa: E402  (tests/functional/harness.py)
 
 LINK_TIMEOUT = 60
-# Traffic waits are answered by the side that counts (the agent's RXWAIT,
-# the peer's WAIT) the moment every frame is in, at most after this.
-TRAFFIC_TIMEOUT = matrix.TRAFFIC_TIMEOUT
 REPEAT = 3
 UDP_COUNT = 8
 TCP_BYTES = 256 * 1024
@@ -172,9 +169,10 @@ def _kv_counters(d):
     return {k: d.get(k) for k in keys}
 
 
-def agent_rx_wait(vm, bound=TRAFFIC_TIMEOUT):
+def agent_rx_wait(vm, bound=matrix.TRAFFIC_TIMEOUT):
     """The agent answers once its Rx session has counted every frame it
-    expects, or after bound s (frames the NIC lost never come); returns
+    expects (so does the peer's WAIT), or after bound s (frames the NIC
+    lost never come; matrix.TRAFFIC_TIMEOUT by default); returns
     its counters (RXSTAT); the verdict is the caller's."""
     return vm.agent.kv(f"RXWAIT {bound * 1000}", timeout=bound + 30)
 
@@ -412,7 +410,7 @@ def record_cost(cell_dir, raw, buf, stats0, stats1, burst):
 
 
 def run_cell(vm, g, cell, index, cell_dir, log, window=None,
-             bound=TRAFFIC_TIMEOUT):
+             bound=matrix.TRAFFIC_TIMEOUT):
     os.makedirs(cell_dir, exist_ok=True)
     t0 = time.monotonic()
     checks = Checks()
@@ -494,7 +492,7 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
 
 def run_cells(cells, device, report_dir, peer_bin, guest_dir=None,
               on_result=print, on_boot=print, measure_cost=False,
-              traffic_timeout=TRAFFIC_TIMEOUT):
+              traffic_timeout=matrix.TRAFFIC_TIMEOUT):
     """Run cells (in matrix.plan order); returns (results, boots).
     measure_cost: load the cost plugin and measure every cell's traffic
     (cost.py). traffic_timeout: seconds a cell waits for pattern frames

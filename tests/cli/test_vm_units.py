@@ -34,6 +34,8 @@ def test_a_file_sharing_one_vm_is_one_unit():
 def test_self_test_modes_are_units_of_their_own():
     unit = functional_conftest().work_unit
     assert unit("test_selftest.py::test_online_selftest[msi]") == \
+        "test_selftest.py[msi]"
+    assert unit("test_selftest.py::test_online_selftest[msi]") == \
         unit("test_selftest.py::test_offline_selftest_with_link_up[msi]")
     assert len({unit(f"test_selftest.py::test_online_selftest[{m}]")
                 for m in ("msix", "msi", "intx")}) == 3
@@ -51,3 +53,20 @@ def test_user_kernel_tests_are_units_but_driver_builds_stay_together():
     assert unit(f + "test_driver_source_that_does_not_build") == \
         unit(f + "test_driver_rebuilt_from_debian_source_runs_the_matrix")
     assert unit(f + "test_driver_source_that_does_not_build") not in units
+
+
+def test_every_long_unit_names_tests_that_exist():
+    # a renamed file, test or mode must not drop out of the longest-first
+    # order silently
+    conf = functional_conftest()
+    for u in conf.LONG_UNITS:
+        path, _, test = u.partition("::")
+        name, _, param = path.partition("[")
+        text = open(os.path.join(FUNCTIONAL, name)).read()
+        tests = [t for t, g in conf.SHARED_UNITS.items() if g == test] or \
+            ([test] if test else [])
+        for t in tests:
+            assert f"def {t}(" in text, u
+            assert conf.work_unit(f"{name}::{t}") == u
+        if param:
+            assert f'("{param[:-1]}", ' in text, u      # INT_MODES
