@@ -265,3 +265,48 @@ void test_rx_backpressure_held_frame_counts_once(void)
     CHECK_EQ(rd(f, 0x02810), 0);                    /* RDH */
     fake_free(f);
 }
+
+void test_bus_master_off_holds_engines_and_lists_refused_dma(void)
+{
+    Fake *f = up_device();
+    uint8_t a[60], b[60];
+    char events[400];
+
+    /* A received frame's write-back is held (WTHRESH 4, RDTR 0x20). */
+    rx_ring(f, 8, 1u << 26, 1);
+    wr(f, 0x02828, 1u << 24 | 4u << 16);
+    wr(f, R_RDTR, 0x20);
+    make_frame(a, sizeof(a), 1);
+    make_frame(b, sizeof(b), 2);
+    CHECK(e1000e_pp_receive(f->core, a, sizeof(a)));
+    CHECK_EQ(le32(f->mem + RX_RING + 8) & 1, 0);
+    /* PCI COMMAND.BME cleared: the engines start no DMA... */
+    e1000e_pp_bus_master(f->core, false);
+    CHECK(e1000e_pp_receive(f->core, b, sizeof(b)));
+    CHECK_EQ(f->core->pktbuf.count, 1);
+    tx_ring(f, 8);
+    tx_push(f, 0, 60, 0x01 | 0x02 | 0x08);
+    wr(f, 0x03818, 1);
+    CHECK_EQ(f->nframes, 0);
+    CHECK_EQ(f->core->dma_errors, 0);
+    /*
+     * ...but the held write-back's timer still fires: that DMA is a
+     * violation, refused, counted and listed (the architecture's race
+     * tooling), and the descriptor stays as the driver left it.
+     */
+    fake_step(f, 0x20 * 1024);
+    CHECK_EQ(f->core->dma_errors, 1);
+    e1000e_pp_events(f->core, events, sizeof(events));
+    CHECK(strstr(events, "dma-bus-master-off") != NULL);
+    CHECK_EQ(f->core->nfaults, 1);
+    CHECK(!strcmp(f->core->faults[0].what, "rx-desc-wb"));
+    CHECK_EQ(f->core->faults[0].addr, RX_RING);
+    CHECK_EQ(le32(f->mem + RX_RING + 8) & 1, 0);
+    /* Bus mastering back: the waiting frame lands, Tx goes out. */
+    e1000e_pp_bus_master(f->core, true);
+    CHECK_EQ(f->core->pktbuf.count, 0);
+    CHECK(memcmp(f->mem + RX_BUF(1), b, sizeof(b)) == 0);
+    CHECK_EQ(f->nframes, 1);
+    CHECK_EQ(f->core->dma_errors, 1);
+    fake_free(f);
+}

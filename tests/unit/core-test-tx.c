@@ -235,3 +235,112 @@ void test_tx_writeback_whole_descriptor_with_wthresh(void)
     CHECK_EQ(d[32 + 14], 0);
     fake_free(f);
 }
+
+void test_tx_one_tdt_write_walks_at_most_256_descriptors(void)
+{
+    Fake *f = up_device();
+    uint8_t frame[60];
+    unsigned i;
+
+    /*
+     * docs/fidelity.md: one TDT write does bounded work, 256 descriptors,
+     * and a zero-delay timer goes on from there (as would the next entry
+     * point: nothing is read before the timer fires). 300 one-descriptor
+     * frames in a 512-entry ring, each with RS.
+     */
+    make_frame(frame, sizeof(frame), 3);
+    memcpy(f->mem + TX_BUF, frame, sizeof(frame));
+    tx_ring(f, 512);
+    for (i = 0; i < 300; i++) {
+        tx_push(f, i, sizeof(frame), 0x01 | 0x02 | 0x08);
+    }
+    wr(f, 0x03818, 300);                            /* TDT */
+    CHECK_EQ(f->mem[TX_RING + 16 * 255 + 12] & 1, 1);
+    CHECK_EQ(f->mem[TX_RING + 16 * 256 + 12] & 1, 0);
+    CHECK_EQ(f->timers[E1000E_PP_TIMER_KICK], f->now);
+    fake_step(f, 0);
+    CHECK_EQ(f->mem[TX_RING + 16 * 299 + 12] & 1, 1);
+    CHECK_EQ(f->timers[E1000E_PP_TIMER_KICK], -1);
+    CHECK_EQ(rd(f, 0x03810), 300);                  /* TDH */
+    CHECK_EQ(rd(f, 0x04080), 300);                  /* GPTC */
+    fake_free(f);
+}
+
+/*
+ * The catalogue's rule for a failed DMA: no DD for data that did not
+ * arrive, the fault listed, the engine stopped (here until TCTL.EN is
+ * set again, docs/fidelity.md). The ring: two RS frames.
+ */
+static Fake *tx_two_frames(uint8_t *frame, size_t len)
+{
+    Fake *f = up_device();
+
+    make_frame(frame, len, 4);
+    memcpy(f->mem + TX_BUF, frame, len);
+    tx_ring(f, 8);
+    tx_push(f, 0, len, 0x01 | 0x02 | 0x08);         /* EOP IFCS RS */
+    tx_push(f, 1, len, 0x01 | 0x02 | 0x08);
+    return f;
+}
+
+static void tx_restart_sends_both(Fake *f, const uint8_t *frame, size_t len)
+{
+    wr(f, 0x00400, 0);                              /* TCTL.EN clear... */
+    wr(f, 0x00400, 1u << 1 | 1u << 3);              /* ...and set */
+    CHECK_EQ(f->nframes, 2);
+    CHECK_EQ(f->frames[1].len, len);
+    CHECK(memcmp(f->frames[1].data, frame, len) == 0);
+    CHECK_EQ(rd(f, 0x03810), 2);
+    CHECK_EQ(f->mem[TX_RING + 12] & 1, 1);
+    CHECK_EQ(f->mem[TX_RING + 16 + 12] & 1, 1);
+}
+
+void test_tx_descriptor_read_failure_stops_tx_until_tctl_en(void)
+{
+    uint8_t frame[80];
+    Fake *f = tx_two_frames(frame, sizeof(frame));
+
+    f->fail_dma = 1;
+    wr(f, 0x03818, 2);
+    CHECK_EQ(f->nframes, 0);
+    CHECK_EQ(rd(f, 0x03810), 0);                    /* TDH stays */
+    CHECK_EQ(f->core->nfaults, 1);
+    CHECK(!strcmp(f->core->faults[0].what, "tx-desc-fetch"));
+    CHECK_EQ(f->core->faults[0].desc, 0);
+    CHECK_EQ(f->core->faults[0].addr, TX_RING);
+    CHECK_EQ(f->core->faults[0].len, 16);
+    CHECK(!f->core->faults[0].write);
+    /* Memory answers again, but the engine stays stopped... */
+    f->fail_dma = 0;
+    wr(f, 0x03818, 2);
+    CHECK_EQ(f->nframes, 0);
+    CHECK_EQ(f->mem[TX_RING + 12] & 1, 0);
+    /* ...until TCTL.EN is set again. */
+    tx_restart_sends_both(f, frame, sizeof(frame));
+    CHECK_EQ(f->core->nfaults, 1);
+    fake_free(f);
+}
+
+void test_tx_data_read_failure_writes_no_dd_and_stops(void)
+{
+    uint8_t frame[80];
+    Fake *f = tx_two_frames(frame, sizeof(frame));
+
+    /* Descriptor 0's buffer lies outside guest memory. */
+    put64(f->mem + TX_RING, FAKE_MEM_BYTES + 0x2000);
+    wr(f, 0x03818, 2);
+    CHECK_EQ(f->nframes, 0);
+    CHECK_EQ(rd(f, 0x03810), 0);
+    CHECK_EQ(f->mem[TX_RING + 12] & 1, 0);          /* no DD */
+    CHECK_EQ(f->core->nfaults, 1);
+    CHECK(!strcmp(f->core->faults[0].what, "tx-data"));
+    CHECK_EQ(f->core->faults[0].desc, 0);
+    CHECK_EQ(f->core->faults[0].addr, FAKE_MEM_BYTES + 0x2000);
+    CHECK_EQ(f->core->faults[0].len, sizeof(frame));
+    CHECK(!f->core->faults[0].write);
+    CHECK_EQ(rd(f, 0x04080), 0);                    /* GPTC */
+    /* The driver's reset path: a good buffer, TCTL.EN set again. */
+    put64(f->mem + TX_RING, TX_BUF);
+    tx_restart_sends_both(f, frame, sizeof(frame));
+    fake_free(f);
+}

@@ -262,3 +262,51 @@ void test_rx_pause_frame_holds_tx_for_its_quanta(void)
     CHECK_EQ(rd(f, R_TDH), 2);
     fake_free(f);
 }
+
+/* The ring before the reset, away from the one the driver posts after. */
+#define OLD_RING    (RX_RING + 0x400)
+
+void test_ctrl_rst_flushes_frames_waiting_in_packet_buffer(void)
+{
+    Fake *f = up_device();
+    uint8_t a[60], b[60];
+
+    /*
+     * One descriptor posted, its write-back held (WTHRESH 4, RDTR): the
+     * first frame takes it, two more wait on the chip...
+     */
+    rx_ring(f, 8, 1u << 26, 1);
+    memcpy(f->mem + OLD_RING, f->mem + RX_RING, 8 * 16);
+    wr(f, 0x02800, OLD_RING);                       /* RDBAL */
+    wr(f, 0x02828, 1u << 24 | 4u << 16);            /* RXDCTL */
+    wr(f, 0x02820, 0x20);                           /* RDTR */
+    wr(f, 0x02818, 1);                              /* RDT */
+    make_frame(a, sizeof(a), 1);
+    make_frame(b, sizeof(b), 2);
+    CHECK(e1000e_pp_receive(f->core, a, sizeof(a)));
+    CHECK(e1000e_pp_receive(f->core, a, sizeof(a)));
+    CHECK(e1000e_pp_receive(f->core, a, sizeof(a)));
+    CHECK_EQ(f->core->pktbuf.count, 2);
+    CHECK_EQ(le32(f->mem + OLD_RING + 8) & 1, 0);
+    /*
+     * ...and CTRL.RST clears the packet buffer and the held write-back
+     * with the rest of the MAC: no timer writes it back later.
+     */
+    wr(f, R_CTRL, rd(f, R_CTRL) | CTRL_RST);
+    fake_step(f, 600 * MS);
+    CHECK_EQ(f->core->pktbuf.count, 0);
+    CHECK_EQ(f->core->rxstat.flushed, 2);
+    CHECK_EQ(f->core->rxstat.offered, 3);
+    CHECK_EQ(le32(f->mem + OLD_RING + 8), 0);
+    /* The driver posts a new ring: nothing from before arrives... */
+    rx_ring(f, 8, 1u << 26, 1);
+    CHECK_EQ(rd(f, R_RDH), 0);
+    /* ...and the next frame from the wire is the first to land. */
+    CHECK(e1000e_pp_receive(f->core, b, sizeof(b)));
+    CHECK_EQ(rd(f, R_RDH), 1);
+    CHECK(memcmp(f->mem + RX_BUF(0), b, sizeof(b)) == 0);
+    CHECK_EQ(le32(f->mem + RX_RING + 8) & 3, 3);
+    CHECK_EQ(le32(f->mem + OLD_RING + 8), 0);
+    CHECK_EQ(f->core->rxstat.delivered, 2);
+    fake_free(f);
+}

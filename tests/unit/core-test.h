@@ -48,6 +48,8 @@ void test_rx_failed_descriptor_fetch_waits_and_retries(void);
 void test_rx_legacy_packet_checksum_on_first_descriptor(void);
 void test_rx_split_no_hs_when_buffer0_takes_nothing(void);
 void test_rx_buffer_addresses_new_and_reposted(void);
+void test_rx_flxbuf_sets_buffer_size_in_1k_units(void);
+void test_rx_reserved_buffer_size_is_2048_and_logged(void);
 
 /* core-test-coverage.c: situation coverage, the fault's frame number */
 void test_cover_fcs_straddle_and_alone(void);
@@ -83,6 +85,8 @@ void test_wake_frames_in_d3hot(void);
 void test_no_pme_without_pme_en(void);
 void test_d0_apme_notes_wake_in_wus_only(void);
 void test_ctrl_rst_window_then_auto_rd(void);
+void test_ctrl_rst_flushes_frames_waiting_in_packet_buffer(void);
+void test_bus_master_off_holds_engines_and_lists_refused_dma(void);
 void test_gio_master_disable_holds_frames_without_dma_errors(void);
 void test_knobs_hold_tx_and_drop_the_link(void);
 void test_rx_pause_frame_holds_tx_for_its_quanta(void);
@@ -101,6 +105,9 @@ void test_phy_power_down_drops_link_and_raises_lsc(void);
 void test_pba_txa_is_what_rxa_leaves(void);
 void test_stats_clear_on_read_and_high_half_clears_both(void);
 void test_ctrl_slu_gates_the_link_and_frcspd_forces_speed(void);
+void test_swsm_smbi_is_acquired_by_reading(void);
+void test_status_reports_link_full_duplex_1000(void);
+void test_rx_runt_shorter_than_a_header_counts_ruc(void);
 
 /* core-test-rx.c: receive */
 void test_rx_fcs_counted_in_one_descriptor(void);
@@ -148,6 +155,9 @@ void test_tso_mss_zero_mid_packet_does_not_hang(void);
 void test_tx_pads_short_frames_with_psp(void);
 void test_tx_tail_outside_ring_is_ignored(void);
 void test_tx_writeback_whole_descriptor_with_wthresh(void);
+void test_tx_one_tdt_write_walks_at_most_256_descriptors(void);
+void test_tx_descriptor_read_failure_stops_tx_until_tctl_en(void);
+void test_tx_data_read_failure_writes_no_dd_and_stops(void);
 
 /* core-test-intr.c: interrupts and moderation */
 void test_intx_int_asserted_and_icr_read_deasserts(void);
