@@ -284,3 +284,60 @@ void test_rx_runt_shorter_than_a_header_counts_ruc(void)
     CHECK_EQ(rd(f, 0x040a4), 0);                    /* clear on read */
     fake_free(f);
 }
+
+void test_extcnf_ctrl_mdio_ownership_is_always_granted(void)
+{
+    Fake *f = up_device();
+
+    /*
+     * EXTCNF_CTRL.MDIO_SW_OWNERSHIP (bit 5): Linux sets it and reads it
+     * back to learn it owns the MDIO; no firmware competes here.
+     */
+    wr(f, 0x00f00, rd(f, 0x00f00) | 0x20);
+    CHECK_EQ(rd(f, 0x00f00) & 0x20, 0x20);
+    wr(f, 0x00f00, rd(f, 0x00f00) & ~0x20u);
+    CHECK_EQ(rd(f, 0x00f00) & 0x20, 0);
+    fake_free(f);
+}
+
+void test_phy_soft_reset_keeps_registers_phy_rst_restores(void)
+{
+    Fake *f = up_device();
+    uint16_t anar = mdic_read(f, 4);
+
+    /*
+     * docs/fidelity.md: BMCR.RESET restarts auto-negotiation and keeps
+     * the PHY's configuration (ANAR here); CTRL.PHY_RST (bit 31), set
+     * and cleared as e1000_phy_hw_reset_generic does, restores it.
+     */
+    mdic_write(f, 4, anar & ~0x0100);               /* no 100BASE-TX FD */
+    mdic_write(f, 0, mdic_read(f, 0) | 0x8000);     /* BMCR.RESET */
+    CHECK_EQ(rd(f, 0x00008) & 0x02, 0);             /* renegotiating */
+    fake_step(f, 600 * MS);
+    CHECK_EQ(rd(f, 0x00008) & 0x02, 0x02);
+    CHECK_EQ(mdic_read(f, 4), anar & ~0x0100);
+    CHECK_EQ(mdic_read(f, 0) & 0x8000, 0);          /* self-clearing */
+    wr(f, 0x00000, rd(f, 0x00000) | 1u << 31);
+    wr(f, 0x00000, rd(f, 0x00000) & ~(1u << 31));
+    fake_step(f, 600 * MS);
+    CHECK_EQ(mdic_read(f, 4), anar);
+    fake_free(f);
+}
+
+void test_pba_split_kept_across_ctrl_rst_not_d3hot(void)
+{
+    Fake *f = up_device();
+
+    /*
+     * docs/fidelity.md: the RXA/TXA split the driver wrote survives
+     * CTRL.RST; the D3hot->D0 reset restores 20/20 KB.
+     */
+    wr(f, 0x01000, 0x0000000e);                     /* RXA = 14 KB */
+    wr(f, 0x00000, rd(f, 0x00000) | 1u << 26);      /* CTRL.RST */
+    fake_step(f, 10 * MS);
+    CHECK_EQ(rd(f, 0x01000), 0x001a000e);
+    CHECK_EQ(e1000e_pp_power_set(f->core, 3), 3);
+    CHECK_EQ(e1000e_pp_power_set(f->core, 0), 0);
+    CHECK_EQ(rd(f, 0x01000), 0x00140014);
+    fake_free(f);
+}

@@ -108,6 +108,9 @@ void test_ctrl_slu_gates_the_link_and_frcspd_forces_speed(void);
 void test_swsm_smbi_is_acquired_by_reading(void);
 void test_status_reports_link_full_duplex_1000(void);
 void test_rx_runt_shorter_than_a_header_counts_ruc(void);
+void test_extcnf_ctrl_mdio_ownership_is_always_granted(void);
+void test_phy_soft_reset_keeps_registers_phy_rst_restores(void);
+void test_pba_split_kept_across_ctrl_rst_not_d3hot(void);
 
 /* core-test-rx.c: receive */
 void test_rx_fcs_counted_in_one_descriptor(void);
