@@ -17,6 +17,10 @@ BUILD = os.path.join(REPO, "build")
 SRC_DIR = os.path.join(BUILD, "src")
 QEMU_BUILD = os.path.join(BUILD, "qemu")
 QEMU_BIN = os.path.join(QEMU_BUILD, "qemu-system-x86_64")
+# The same QEMU with AddressSanitizer and UBSan, for the qtest-sanitized
+# suite (setup --sanitized); the qtest programs stay those of QEMU_BUILD.
+QEMU_SANITIZED_BUILD = os.path.join(BUILD, "qemu-sanitized")
+QEMU_SANITIZED_BIN = os.path.join(QEMU_SANITIZED_BUILD, "qemu-system-x86_64")
 QTEST_TARGET = "tests/qtest/e1000e_pp/e1000e-pp-test"
 QTEST_BIN = os.path.join(QEMU_BUILD, QTEST_TARGET)
 OPTIONROM_DIR = os.path.join(QEMU_BUILD, "pc-bios", "optionrom")

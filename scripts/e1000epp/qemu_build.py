@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Steps 4 and 5: configure and build QEMU in build/qemu.
+"""Steps 4 and 5: configure and build QEMU in build/qemu; with
+setup --sanitized, step 8: the same emulator with AddressSanitizer and
+UBSan in build/qemu-sanitized.
 
-Configure runs only when build/qemu is not configured yet or the flags
-changed (they are stored in build/qemu/.e1000e-pp-configure); after that
+Configure runs only when a build directory is not configured yet or the
+flags changed (they are stored in <dir>/.e1000e-pp-configure); after that
 ninja alone keeps the build current (it re-runs meson itself when a
 meson.build or Kconfig file changed), so touching one device file costs a
 few compile steps.
@@ -16,7 +18,8 @@ import time
 from . import paths
 from .progress import run_logged, ninja_progress, fmt_secs
 
-STAMP = os.path.join(paths.QEMU_BUILD, ".e1000e-pp-configure")
+STAMP_NAME = ".e1000e-pp-configure"
+STAMP = os.path.join(paths.QEMU_BUILD, STAMP_NAME)
 OPTIONROM_CONFIG = os.path.join(paths.OPTIONROM_DIR, "config.mak")
 OPTIONROMS = ["linuxboot_dma.bin", "linuxboot.bin", "multiboot.bin",
               "multiboot_dma.bin", "kvmvapic.bin", "pvh.bin"]
@@ -35,17 +38,24 @@ CONFIGURE_FLAGS = [
     "--disable-install-blobs",
     "--disable-docs",
 ]
+# QEMU's own switches for its sanitizer builds (meson: b_sanitize).
+SANITIZER_FLAGS = ["--enable-asan", "--enable-ubsan"]
 
 
-def configure_cmd(src):
-    return [os.path.join(os.path.relpath(src, paths.QEMU_BUILD),
-                         "configure")] + CONFIGURE_FLAGS
+def configure_cmd(src, build_dir=None):
+    build_dir = build_dir or paths.QEMU_BUILD
+    flags = CONFIGURE_FLAGS
+    if build_dir == paths.QEMU_SANITIZED_BUILD:
+        flags = CONFIGURE_FLAGS + SANITIZER_FLAGS
+    return [os.path.join(os.path.relpath(src, build_dir),
+                         "configure")] + flags
 
 
-def _recorded_cmd():
-    """The configure command line build/qemu was set up with, or None."""
+def _recorded_cmd(build_dir=None):
+    """The configure command line build_dir was set up with, or None."""
     try:
-        with open(STAMP) as f:
+        with open(os.path.join(build_dir or paths.QEMU_BUILD,
+                               STAMP_NAME)) as f:
             return json.load(f)["cmd"]
     except (OSError, ValueError, KeyError):
         return None
@@ -59,34 +69,38 @@ def _multilib_ok():
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
 
 
-def needs_configure(src):
-    if not os.path.exists(os.path.join(paths.QEMU_BUILD, "build.ninja")):
+def needs_configure(src, build_dir=None):
+    build_dir = build_dir or paths.QEMU_BUILD
+    if not os.path.exists(os.path.join(build_dir, "build.ninja")):
         return "not configured yet"
-    rec = _recorded_cmd()
+    rec = _recorded_cmd(build_dir)
     if rec is None:
-        return "configured by hand (no %s)" % os.path.basename(STAMP)
-    if rec != configure_cmd(src):
+        return "configured by hand (no %s)" % STAMP_NAME
+    if rec != configure_cmd(src, build_dir):
         return "configure flags changed"
-    if not os.path.exists(OPTIONROM_CONFIG) and _multilib_ok():
+    if (build_dir == paths.QEMU_BUILD and
+            not os.path.exists(OPTIONROM_CONFIG) and _multilib_ok()):
         return "32-bit gcc now available for the option ROMs"
     return None
 
 
-def configure(reporter, src):
-    why = needs_configure(src)
+def configure(reporter, src, build_dir=None):
+    build_dir = build_dir or paths.QEMU_BUILD
+    why = needs_configure(src, build_dir)
     if not why:
         return "up to date"
-    os.makedirs(paths.QEMU_BUILD, exist_ok=True)
-    cmd = configure_cmd(src)
-    reporter.line("running configure (%s); log: build/logs/configure.log"
-                  % why)
-    secs = run_logged(cmd, os.path.join(paths.LOG_DIR, "configure.log"),
+    os.makedirs(build_dir, exist_ok=True)
+    cmd = configure_cmd(src, build_dir)
+    log = "configure%s.log" % ("" if build_dir == paths.QEMU_BUILD
+                               else "-sanitized")
+    reporter.line("running configure (%s); log: build/logs/%s" % (why, log))
+    secs = run_logged(cmd, os.path.join(paths.LOG_DIR, log),
                       "QEMU configure failed",
                       "see the log tail above",
                       "fix the cause (often a missing -dev package: "
                       "./e1000e-pp setup installs them) and run setup again",
-                      cwd=paths.QEMU_BUILD, reporter=reporter)
-    with open(STAMP, "w") as f:
+                      cwd=build_dir, reporter=reporter)
+    with open(os.path.join(build_dir, STAMP_NAME), "w") as f:
         json.dump({"cmd": cmd, "src": src}, f)
         f.write("\n")
     return "configured in %s" % fmt_secs(secs)
@@ -137,8 +151,9 @@ def wait_for_other_ninja(reporter, build_dir):
         time.sleep(5)
 
 
-def ninja(reporter, targets, jobs, label, log, append=False):
-    cmd = ["ninja", "-C", paths.QEMU_BUILD]
+def ninja(reporter, targets, jobs, label, log, append=False,
+          build_dir=None):
+    cmd = ["ninja", "-C", build_dir or paths.QEMU_BUILD]
     if jobs:
         cmd += ["-j", str(jobs)]
     cmd += targets
@@ -210,10 +225,10 @@ def build(reporter, jobs=None):
     return ", ".join(built)
 
 
-def _bundle_datadir():
+def _bundle_datadir(binary):
     """The data directory the built binary searches by itself (its
     qemu-bundle tree), from `qemu -L help`."""
-    out = subprocess.run([paths.QEMU_BIN, "-L", "help"],
+    out = subprocess.run([binary, "-L", "help"],
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                          text=True).stdout.split()
     for d in out:
@@ -222,14 +237,15 @@ def _bundle_datadir():
     return None
 
 
-def link_firmware(reporter):
+def link_firmware(reporter, binary=None):
     """Link the firmware into the binary's own data directory.
 
-    Then build/qemu/qemu-system-x86_64 finds BIOS, option ROMs and NIC ROMs
-    without -L, which the qtests need (QTEST_QEMU_BINARY takes no
-    arguments).  qemu_cmd() still passes -L explicitly.
+    Then build/qemu/qemu-system-x86_64 (or the sanitized one) finds BIOS,
+    option ROMs and NIC ROMs without -L, which the qtests need
+    (QTEST_QEMU_BINARY takes no arguments).  qemu_cmd() still passes -L
+    explicitly.
     """
-    datadir = _bundle_datadir()
+    datadir = _bundle_datadir(binary or paths.QEMU_BIN)
     if not datadir:
         reporter.line("warning: cannot find the binary's data directory; "
                       "use ./e1000e-pp qemu (it passes -L)")
@@ -252,3 +268,19 @@ def link_firmware(reporter):
             os.symlink(src, dst)
             count += 1
     return count
+
+
+def build_sanitized(reporter, jobs=None):
+    """Step 8 (setup --sanitized): the emulator alone, from the same tree
+    and flags plus SANITIZER_FLAGS, with the firmware linked; the qtest
+    programs are build/qemu's."""
+    src = paths.qemu_src()
+    status = configure(reporter, src, paths.QEMU_SANITIZED_BUILD)
+    wait_for_other_ninja(reporter, paths.QEMU_SANITIZED_BUILD)
+    ninja(reporter, ["qemu-system-x86_64"], jobs,
+          "building QEMU with AddressSanitizer and UBSan",
+          os.path.join(paths.LOG_DIR, "ninja-sanitized.log"),
+          build_dir=paths.QEMU_SANITIZED_BUILD)
+    n = link_firmware(reporter, paths.QEMU_SANITIZED_BIN)
+    return "%s; %s built; %d firmware files linked" % (
+        status, os.path.relpath(paths.QEMU_SANITIZED_BIN, paths.REPO), n)

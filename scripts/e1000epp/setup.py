@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""`setup`: the seven idempotent, incremental steps."""
+"""`setup`: the seven idempotent, incremental steps (an eighth, the
+sanitized emulator, with --sanitized)."""
 
 import os
 import time
@@ -44,8 +45,8 @@ def _guest_step(reporter):
     return where
 
 
-def run_setup(jobs=None, skip_guest=False, verbose=False):
-    rep = Reporter("setup", 7, verbose)
+def run_setup(jobs=None, skip_guest=False, verbose=False, sanitized=False):
+    rep = Reporter("setup", 8 if sanitized else 7, verbose)
     start = time.monotonic()
     steps = [
         ("packages", lambda: apt.ensure_packages(rep)),
@@ -58,6 +59,9 @@ def run_setup(jobs=None, skip_guest=False, verbose=False):
         ("guest image", (lambda: "skipped (--skip-guest)") if skip_guest
          else (lambda: _guest_step(rep))),
     ]
+    if sanitized:
+        steps.append(("QEMU with AddressSanitizer and UBSan",
+                      lambda: qemu_build.build_sanitized(rep, jobs)))
     for title, fn in steps:
         rep.step("%s ..." % title)
         t0 = time.monotonic()

@@ -23,7 +23,7 @@ PYTHON = "/usr/bin/python3"
 # fails its suite with its last output shown.
 BINARY_TIMEOUT = 300
 SUITE_TIMEOUTS = {"cli": 600, "unit": 900, "qtest": 3600,
-                  "functional": 7200}
+                  "functional": 7200, "qtest-sanitized": 3600}
 LAST_LINES = 15
 
 
@@ -97,7 +97,9 @@ def selected(name, k):
 def _not_built(path):
     if os.path.isfile(path) and os.access(path, os.X_OK):
         return None
-    return "%s is not built: run ./e1000e-pp setup" % _rel(path)
+    return "%s is not built: run ./e1000e-pp setup%s" % (
+        _rel(path), " --sanitized" if path == paths.QEMU_SANITIZED_BIN
+        else "")
 
 
 # -- TAP programs (unit, qtest) ----------------------------------------------
@@ -344,9 +346,11 @@ def _run_jobs(res, jobs, workers, k, start, limit, fatal_skip):
         res.notes.extend(r.notes)
 
 
-def run_meson_suite(name, build_dir, suite, k=None, glib=False, workers=1):
+def run_meson_suite(name, build_dir, suite, k=None, glib=False, workers=1,
+                    env_extra=None):
     """Every test() of `suite` in build_dir, run directly (its cmd, env and
-    workdir as meson recorded them) and read as TAP, `workers` programs
+    workdir as meson recorded them, env_extra over that env) and read as
+    TAP, `workers` programs
     at a time.  A result's full name is '<meson test>/<TAP name>', or with
     glib the GLib path alone, which is also how -k selects there (-l,
     then -p PATH); with more than one worker a GLib binary of many paths
@@ -363,6 +367,7 @@ def run_meson_suite(name, build_dir, suite, k=None, glib=False, workers=1):
         timeout = t.get("timeout") or BINARY_TIMEOUT
         env = _env()
         env.update(t.get("env") or {})
+        env.update(env_extra or {})
         if glib:
             env.setdefault("G_TEST_DBUS_DAEMON", "")
         cmd = list(t["cmd"])
@@ -413,6 +418,25 @@ def run_qtest(k=None):
     workers = QTEST_WORKERS_PER_CPU * (os.cpu_count() or 1)
     return run_meson_suite("qtest", paths.QEMU_BUILD, "e1000e-pp", k,
                            glib=True, workers=workers)
+
+
+# A sanitizer's first report ends QEMU (abort: the qtest sees it die and
+# fails with the report in its output). Leaks are not checked: QEMU frees
+# little at exit by design.
+SANITIZER_ENV = {
+    "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",
+    "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
+}
+
+
+def run_qtest_sanitized(k=None):
+    """The same qtest programs against build/qemu-sanitized's QEMU
+    (AddressSanitizer and UBSan). Sanitized, QEMU is CPU-bound: one
+    program per CPU."""
+    env = dict(SANITIZER_ENV, QTEST_QEMU_BINARY=paths.QEMU_SANITIZED_BIN)
+    return run_meson_suite("qtest-sanitized", paths.QEMU_BUILD, "e1000e-pp",
+                           k, glib=True, workers=os.cpu_count() or 1,
+                           env_extra=env)
 
 
 # -- pytest suites (cli, functional) -----------------------------------------
@@ -583,8 +607,12 @@ def run_functional(k=None):
 
 
 SUITES = {"cli": run_cli, "unit": run_unit, "qtest": run_qtest,
-          "functional": run_functional}
+          "functional": run_functional,
+          "qtest-sanitized": run_qtest_sanitized}
 SUITE_NAMES = list(SUITES)
+# What `test` runs without --suite: the sanitized qtests need their own
+# QEMU build (setup --sanitized), so they run when asked for.
+DEFAULT_SUITES = ["cli", "unit", "qtest", "functional"]
 
 
 def run_suites(names, k=None):

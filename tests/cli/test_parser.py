@@ -48,8 +48,10 @@ class Recorder:
     def __init__(self):
         self.calls = []
 
-    def setup(self, jobs=None, skip_guest=False, verbose=False):
-        self.calls.append(("setup", jobs, skip_guest))
+    def setup(self, jobs=None, skip_guest=False, verbose=False,
+              sanitized=False):
+        self.calls.append(("setup", jobs, skip_guest) +
+                          (("sanitized",) if sanitized else ()))
 
     def command(self, args):
         self.calls.append(("run", args.command))
@@ -70,6 +72,11 @@ def recorder(monkeypatch):
     (["test"], [("setup", None, False), ("run", "test")]),
     (["test", "-j", "2"], [("setup", 2, False), ("run", "test")]),
     (["test", "--no-setup"], [("run", "test")]),
+    # The sanitized emulator is set up only for the suite that uses it.
+    (["test", "--suite", "unit,qtest-sanitized"],
+     [("setup", None, False, "sanitized"), ("run", "test")]),
+    (["test", "--suite", "qtest-sanitized", "--no-setup"],
+     [("run", "test")]),
     (["run", "--device", "e1000e"], [("setup", None, False),
                                      ("run", "run")]),
     (["run", "--no-setup"], [("run", "run")]),
@@ -89,8 +96,12 @@ def test_dispatch_sets_up_once_before_the_command(recorder, argv, calls):
 # -- values ------------------------------------------------------------------
 
 def test_suites_default_to_all_and_keep_the_given_order():
-    assert parse("test").suite == testrun.SUITE_NAMES
-    assert testrun.SUITE_NAMES == ["cli", "unit", "qtest", "functional"]
+    assert parse("test").suite == ["cli", "unit", "qtest", "functional"]
+    # the sanitized qtests need their own QEMU build: only when asked for
+    assert testrun.SUITE_NAMES == ["cli", "unit", "qtest", "functional",
+                                   "qtest-sanitized"]
+    assert parse("test", "--suite", "qtest-sanitized").suite == \
+        ["qtest-sanitized"]
     assert parse("test", "--suite", "qtest,unit,qtest").suite == \
         ["qtest", "unit"]
     assert parse("test", "--suite", " unit , ").suite == ["unit"]
@@ -135,7 +146,8 @@ def test_run_traffic_timeout_defaults_to_two_minutes():
     (["frobnicate"], "e1000e-pp: error: argument COMMAND: invalid choice: "
      "'frobnicate'"),
     (["test", "--suite", "foo"], "e1000e-pp test: error: argument --suite: "
-     "unknown suite 'foo' (choose from cli,unit,qtest,functional)"),
+     "unknown suite 'foo' (choose from cli,unit,qtest,functional,"
+     "qtest-sanitized)"),
     (["test", "--suite", "unit,a,b"], "e1000e-pp test: error: argument "
      "--suite: unknown suites 'a', 'b' (choose from "),
     (["test", "--suite", ","], "e1000e-pp test: error: argument --suite: "
@@ -189,3 +201,8 @@ def test_main_returns_2_without_traceback(capsys):
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and len(err.splitlines()) == 1
+
+
+def test_setup_builds_the_sanitized_emulator_only_when_asked():
+    assert parse("setup").sanitized is False
+    assert parse("setup", "--sanitized").sanitized is True

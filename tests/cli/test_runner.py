@@ -214,6 +214,37 @@ def test_qtest_without_emulator_fails(qtest_build):
     assert "qemu is not built" in res.note
 
 
+def test_qtest_sanitized_runs_the_same_programs_on_the_sanitized_qemu(
+        qtest_build, monkeypatch):
+    # each program reports the emulator and sanitizer settings it was given
+    env_check = """
+    import os
+    if sys.argv[1:] == ["-l"]:
+        print("/x86_64/e1000e-pp/env")
+        sys.exit(0)
+    print("1..3")
+    print(("ok" if os.environ["QTEST_QEMU_BINARY"].endswith(
+        "/qemu-sanitized") else "not ok") + " 1 qemu")
+    opts = os.environ.get("ASAN_OPTIONS", "").split(":")
+    print(("ok" if "abort_on_error=1" in opts and
+           "detect_leaks=0" in opts else "not ok") + " 2 asan")
+    print(("ok" if "halt_on_error=1" in os.environ.get(
+        "UBSAN_OPTIONS", "").split(":") else "not ok") + " 3 ubsan")
+    """
+    script(qtest_build / "e1000e-pp-test", env_check)
+    script(qtest_build / "e1000e-pp-rx-test", env_check)
+    sanitized = tap_program(qtest_build, "qemu-sanitized", "")
+    monkeypatch.setattr(paths, "QEMU_SANITIZED_BIN", sanitized)
+    res = testrun.run_qtest_sanitized()
+    assert counts(res) == (6, 0, 0, 0)
+    assert res.name == "qtest-sanitized"
+    os.unlink(sanitized)
+    res = testrun.run_qtest_sanitized()
+    assert counts(res) == (0, 2, 0, 2)
+    assert "qemu-sanitized is not built: run ./e1000e-pp setup " \
+        "--sanitized" in res.note
+
+
 MANY_PATHS = """
     # 250 paths, and a log of every path each run was given
     names = ["/x86_64/e1000e-pp/rx/t%03d" % i for i in range(250)]
