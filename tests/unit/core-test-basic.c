@@ -244,19 +244,6 @@ void test_swsm_smbi_is_acquired_by_reading(void)
     fake_free(f);
 }
 
-void test_status_reports_link_full_duplex_1000(void)
-{
-    Fake *f = fake_new();
-
-    /* STATUS: FD bit 0, LU bit 1, SPEED bits 7:6 (10b: 1000 Mb/s). */
-    CHECK_EQ(rd(f, 0x00008) & 0x02, 0);             /* negotiating */
-    fake_step(f, 600 * MS);
-    CHECK_EQ(rd(f, 0x00008) & 0xc3, 0x83);
-    e1000e_pp_set_link(f->core, false);
-    CHECK_EQ(rd(f, 0x00008) & 0x02, 0);
-    fake_free(f);
-}
-
 void test_rx_runt_shorter_than_a_header_counts_ruc(void)
 {
     Fake *f = up_device();

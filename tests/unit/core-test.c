@@ -292,7 +292,6 @@ static const struct {
     T(test_icr_write_of_bit_31_keeps_int_asserted),
     T(test_ctrl_slu_gates_the_link_and_frcspd_forces_speed),
     T(test_swsm_smbi_is_acquired_by_reading),
-    T(test_status_reports_link_full_duplex_1000),
     T(test_rx_runt_shorter_than_a_header_counts_ruc),
     T(test_extcnf_ctrl_mdio_ownership_is_always_granted),
     T(test_phy_soft_reset_keeps_registers_phy_rst_restores),

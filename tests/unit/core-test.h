@@ -106,7 +106,6 @@ void test_pba_txa_is_what_rxa_leaves(void);
 void test_stats_clear_on_read_and_high_half_clears_both(void);
 void test_ctrl_slu_gates_the_link_and_frcspd_forces_speed(void);
 void test_swsm_smbi_is_acquired_by_reading(void);
-void test_status_reports_link_full_duplex_1000(void);
 void test_rx_runt_shorter_than_a_header_counts_ruc(void);
 void test_extcnf_ctrl_mdio_ownership_is_always_granted(void);
 void test_phy_soft_reset_keeps_registers_phy_rst_restores(void);
