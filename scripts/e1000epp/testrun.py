@@ -596,10 +596,17 @@ def run_cli(k=None):
 
 
 def run_functional(k=None):
-    """Functional suite of `test`; its logs land in build/reports/last-test."""
+    """Functional suite of `test`; its logs land in build/reports/last-test.
+    What its tests need from Debian's archive is fetched first, outside
+    the suite's time (testdata.py)."""
+    from . import testdata
+    note = testdata.prepare_functional(k, lambda line: print(line,
+                                                             flush=True))
     res, _ = run_pytest(os.path.join(LAST_TEST, "junit.xml"), k,
                         {"E1000EPP_REPORT_DIR": LAST_TEST},
                         workers=functional_workers())
+    if note:
+        res.notes.append(note)
     if res.failed:
         res.notes.append("logs: build/reports/last-test")
     return res

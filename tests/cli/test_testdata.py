@@ -1,0 +1,136 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The functional suite's test data (testdata.py): Debian's e1000e source
+fetched before the suite only when a selected test needs it, unpacked
+exactly, and a failure reported as a note with the command's own words."""
+
+import json
+import os
+import subprocess
+import textwrap
+
+import pytest
+
+from e1000epp import paths, testdata
+
+VERSION = "6.1.192-3"
+NETDEV = b"/* netdev.c of the fake linux-source */\n"
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    guest = tmp_path / "guest"
+    guest.mkdir()
+    (guest / "manifest.json").write_text(json.dumps(
+        {"kernel": {"version": VERSION, "release": "6.1.0-41-amd64"}}))
+    monkeypatch.setattr(paths, "GUEST_DIR", str(guest))
+    monkeypatch.setattr(testdata, "CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def fake_apt_get(tmp_path, monkeypatch, body):
+    """`apt-get` on PATH is a shell script running body."""
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    tool = bindir / "apt-get"
+    tool.write_text("#!/bin/sh\n" + textwrap.dedent(body))
+    tool.chmod(0o755)
+    monkeypatch.setenv("PATH", "%s:%s" % (bindir, os.environ["PATH"]))
+
+
+def source_deb(tmp_path):
+    """A linux-source-6.1 package holding the tarball with e1000e in it."""
+    tree = tmp_path / "tree" / "linux-source-6.1"
+    drv = tree / testdata.E1000E_IN_TREE
+    drv.mkdir(parents=True)
+    (drv / "netdev.c").write_bytes(NETDEV)
+    (tree / "Makefile").write_text("not unpacked\n")
+    pkg = tmp_path / "pkg"
+    (pkg / "DEBIAN").mkdir(parents=True)
+    (pkg / "DEBIAN" / "control").write_text(
+        "Package: linux-source-6.1\nVersion: %s\nArchitecture: all\n"
+        "Maintainer: test <t@example.invalid>\nDescription: fake\n"
+        % VERSION)
+    (pkg / "usr" / "src").mkdir(parents=True)
+    subprocess.run(["tar", "-cJf", str(pkg / "usr" / "src" /
+                                       "linux-source-6.1.tar.xz"),
+                    "-C", str(tree.parent), "linux-source-6.1"], check=True)
+    deb = tmp_path / "linux-source.deb"
+    subprocess.run(["dpkg-deb", "--build", "--root-owner-group", str(pkg),
+                    str(deb)], check=True, stdout=subprocess.DEVNULL)
+    return deb
+
+
+def test_fetched_and_unpacked_before_the_suite(tmp_path, monkeypatch,
+                                               cache):
+    deb = source_deb(tmp_path)
+    fake_apt_get(tmp_path, monkeypatch, """\
+        [ "$1 $2" = "download linux-source-6.1=%s" ] || exit 9
+        cp %s linux-source-6.1_%s_all.deb
+        """ % (VERSION, deb, VERSION))
+    lines = []
+    assert testdata.prepare_functional(None, lines.append) is None
+    drv = cache / "linux-source-6.1-e1000e" / testdata.E1000E_IN_TREE
+    assert (drv / "netdev.c").read_bytes() == NETDEV
+    # Only the driver directory; the package's unpacked tree is gone.
+    assert sorted(os.listdir(cache / "linux-source-6.1-e1000e")) == \
+        ["drivers"]
+    assert sorted(os.listdir(cache)) == [
+        "linux-source-6.1-e1000e", "linux-source-6.1_%s_all.deb" % VERSION]
+    assert len(lines) == 2
+    assert "linux-source-6.1 %s" % VERSION in lines[0]
+    assert "before the suite's clock" in lines[1]
+    # A second run finds it and does nothing (apt-get would now fail).
+    (tmp_path / "again").mkdir()
+    fake_apt_get(tmp_path / "again", monkeypatch, "exit 1\n")
+    lines.clear()
+    assert testdata.prepare_functional(None, lines.append) is None
+    assert lines == []
+
+
+def test_download_failure_is_a_note_with_apt_gets_words(tmp_path,
+                                                        monkeypatch, cache):
+    fake_apt_get(tmp_path, monkeypatch, """\
+        echo "E: Can't find a source to download version '%s'" >&2
+        exit 100
+        """ % VERSION)
+    lines = []
+    note = testdata.prepare_functional(None, lines.append)
+    assert note.startswith("test data not prepared: downloading "
+                           "linux-source-6.1 %s" % VERSION)
+    assert "apt-get download exited with 100" in note
+    assert "Can't find a source to download version" in note
+    assert lines[-1] == "functional: " + note[len("test data not "
+                                                  "prepared: "):]
+    assert not (cache / "linux-source-6.1-e1000e").exists()
+
+
+def test_the_fixture_raises_the_same_error(tmp_path, monkeypatch, cache):
+    fake_apt_get(tmp_path, monkeypatch, "exit 100\n")
+    with pytest.raises(testdata.TestDataError,
+                       match="apt-get download exited with 100"):
+        testdata.debian_e1000e_source(VERSION)
+
+
+@pytest.mark.parametrize("k", ["test_matrix", "selftest", "6_12"])
+def test_not_fetched_when_no_selected_test_needs_it(tmp_path, monkeypatch,
+                                                    cache, k):
+    fake_apt_get(tmp_path, monkeypatch, "exit 1\n")
+    lines = []
+    assert testdata.prepare_functional(k, lines.append) is None
+    assert lines == [] and not cache.exists()
+
+
+@pytest.mark.parametrize("k", ["driver_rebuilt", "test_user_kernel",
+                               "DEBIAN_SOURCE"])
+def test_fetched_when_k_selects_the_test(tmp_path, monkeypatch, cache, k):
+    fake_apt_get(tmp_path, monkeypatch, "exit 100\n")
+    note = testdata.prepare_functional(k, lambda line: None)
+    assert "apt-get download exited with 100" in note
+
+
+def test_nothing_before_the_guest_image_exists(tmp_path, monkeypatch,
+                                               cache):
+    os.unlink(os.path.join(paths.GUEST_DIR, "manifest.json"))
+    fake_apt_get(tmp_path, monkeypatch, "exit 1\n")
+    assert testdata.prepare_functional(None, lambda line: None) is None
+    assert not cache.exists()
