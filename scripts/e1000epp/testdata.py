@@ -25,7 +25,7 @@ USER = ("test_user_kernel.py::"
         "test_driver_rebuilt_from_debian_source_runs_the_matrix")
 
 
-class TestDataError(Exception):
+class PrepareError(Exception):
     """What could not be prepared, and why, for the person running."""
 
 
@@ -49,14 +49,14 @@ def _run(argv, timeout, what, cwd=None):
                               stderr=subprocess.STDOUT,
                               universal_newlines=True, timeout=timeout)
     except OSError as e:
-        raise TestDataError("%s: cannot run %s: %s"
+        raise PrepareError("%s: cannot run %s: %s"
                             % (what, argv[0], e.strerror or e))
     except subprocess.TimeoutExpired:
-        raise TestDataError("%s: %s did not finish in %d s"
+        raise PrepareError("%s: %s did not finish in %d s"
                             % (what, argv[0], timeout))
     if proc.returncode:
         tail = proc.stdout.strip().splitlines()[-3:]
-        raise TestDataError("%s: %s exited with %d%s"
+        raise PrepareError("%s: %s exited with %d%s"
                             % (what, " ".join(argv[:2]), proc.returncode,
                                (": " + " / ".join(tail)) if tail else ""))
 
@@ -74,23 +74,29 @@ def debian_e1000e_source(version):
              1800, "downloading %s %s (run apt-get update if the archive "
              "no longer has it)" % (LINUX_SOURCE, version), cwd=CACHE)
     if not os.path.exists(deb):
-        raise TestDataError("apt-get download left no %s" % deb)
+        raise PrepareError("apt-get download left no %s" % deb)
     unpacked = os.path.join(CACHE, "linux-source-unpacked")
     top = os.path.join(CACHE, LINUX_SOURCE + "-e1000e")
-    shutil.rmtree(unpacked, ignore_errors=True)
+    # Unpacked beside it and renamed whole: an interrupted run leaves
+    # nothing that looks finished.
+    part = top + ".part"
+    for d in (unpacked, part, top):
+        shutil.rmtree(d, ignore_errors=True)
     try:
         _run(["dpkg-deb", "-x", deb, unpacked], 600,
              "unpacking %s" % os.path.basename(deb))
-        os.makedirs(top, exist_ok=True)
+        os.makedirs(part)
         _run(["tar", "-xJf", os.path.join(unpacked, "usr", "src",
                                           LINUX_SOURCE + ".tar.xz"),
-              "-C", top, "--strip-components=1",
+              "-C", part, "--strip-components=1",
               "%s/%s" % (LINUX_SOURCE, E1000E_IN_TREE)], 1800,
              "unpacking %s from %s.tar.xz" % (E1000E_IN_TREE, LINUX_SOURCE))
+        os.rename(part, top)
     finally:
         shutil.rmtree(unpacked, ignore_errors=True)
+        shutil.rmtree(part, ignore_errors=True)
     if not os.path.exists(os.path.join(out, "netdev.c")):
-        raise TestDataError("%s has no %s/netdev.c" % (deb, E1000E_IN_TREE))
+        raise PrepareError("%s has no %s/netdev.c" % (deb, E1000E_IN_TREE))
     return out
 
 
@@ -111,7 +117,7 @@ def prepare_functional(k, log):
     start = time.monotonic()
     try:
         debian_e1000e_source(version)
-    except TestDataError as e:
+    except PrepareError as e:
         log("functional: %s" % e)
         return "test data not prepared: %s" % e
     log("functional: Debian's e1000e source ready (%.1fs, before the "

@@ -106,7 +106,7 @@ def test_download_failure_is_a_note_with_apt_gets_words(tmp_path,
 
 def test_the_fixture_raises_the_same_error(tmp_path, monkeypatch, cache):
     fake_apt_get(tmp_path, monkeypatch, "exit 100\n")
-    with pytest.raises(testdata.TestDataError,
+    with pytest.raises(testdata.PrepareError,
                        match="apt-get download exited with 100"):
         testdata.debian_e1000e_source(VERSION)
 
@@ -134,3 +134,35 @@ def test_nothing_before_the_guest_image_exists(tmp_path, monkeypatch,
     fake_apt_get(tmp_path, monkeypatch, "exit 1\n")
     assert testdata.prepare_functional(None, lambda line: None) is None
     assert not cache.exists()
+
+
+def test_a_failed_unpack_leaves_nothing_that_looks_finished(
+        tmp_path, monkeypatch, cache):
+    # netdev.c first, then a megabyte the cut-short tarball ends inside:
+    # tar has written netdev.c when it fails.
+    drv = "linux-source-6.1/" + testdata.E1000E_IN_TREE
+    (tmp_path / drv).mkdir(parents=True)
+    (tmp_path / drv / "netdev.c").write_bytes(NETDEV)
+    (tmp_path / drv / "zz.bin").write_bytes(os.urandom(1 << 20))
+    pkg = tmp_path / "pkg"
+    (pkg / "DEBIAN").mkdir(parents=True)
+    (pkg / "DEBIAN" / "control").write_text(
+        "Package: linux-source-6.1\nVersion: %s\nArchitecture: all\n"
+        "Maintainer: test <t@example.invalid>\nDescription: fake\n"
+        % VERSION)
+    (pkg / "usr" / "src").mkdir(parents=True)
+    tarball = pkg / "usr" / "src" / "linux-source-6.1.tar.xz"
+    subprocess.run(["tar", "-cJf", str(tarball), "-C", str(tmp_path),
+                    drv + "/netdev.c", drv + "/zz.bin"], check=True)
+    tarball.write_bytes(tarball.read_bytes()[:len(tarball.read_bytes())
+                                             // 2])
+    cut = tmp_path / "cut.deb"
+    subprocess.run(["dpkg-deb", "--build", "--root-owner-group", str(pkg),
+                    str(cut)], check=True, stdout=subprocess.DEVNULL)
+    fake_apt_get(tmp_path, monkeypatch, "cp %s linux-source-6.1_%s_all.deb\n"
+                 % (cut, VERSION))
+    note = testdata.prepare_functional(None, lambda line: None)
+    assert "unpacking %s from linux-source-6.1.tar.xz: tar -xJf exited " \
+        "with 2" % testdata.E1000E_IN_TREE in note
+    assert sorted(os.listdir(cache)) == [
+        "linux-source-6.1_%s_all.deb" % VERSION]
