@@ -19,7 +19,6 @@ from . import paths
 from .progress import run_logged, ninja_progress, fmt_secs
 
 STAMP_NAME = ".e1000e-pp-configure"
-STAMP = os.path.join(paths.QEMU_BUILD, STAMP_NAME)
 OPTIONROM_CONFIG = os.path.join(paths.OPTIONROM_DIR, "config.mak")
 OPTIONROMS = ["linuxboot_dma.bin", "linuxboot.bin", "multiboot.bin",
               "multiboot_dma.bin", "kvmvapic.bin", "pvh.bin"]

@@ -16,12 +16,13 @@ import subprocess
 import time
 
 from . import paths
+from .testrun import selected
 
 LINUX_SOURCE = "linux-source-6.1"
 E1000E_IN_TREE = "drivers/net/ethernet/intel/e1000e"
 CACHE = os.path.join(paths.BUILD, "cache")
-# The test that uses it, as testrun's -k matches names.
-USER = ("test_user_kernel.py::"
+# The test that uses it, named as -k matches it.
+USER_TEST = ("test_user_kernel.py::"
         "test_driver_rebuilt_from_debian_source_runs_the_matrix")
 
 
@@ -104,7 +105,7 @@ def prepare_functional(k, log):
     """Before the functional suite: what its selected tests need from the
     archive. Returns a note for the suite's row, or None. A failure is
     only reported: the test that needs the data fails with it."""
-    if k is not None and k.lower() not in USER.lower():
+    if not selected(USER_TEST, k):
         return None
     version = guest_kernel_version()
     if not version:

@@ -350,10 +350,11 @@ def run_meson_suite(name, build_dir, suite, k=None, glib=False, workers=1,
                     env_extra=None):
     """Every test() of `suite` in build_dir, run directly (its cmd, env and
     workdir as meson recorded them, env_extra over that env) and read as
-    TAP, `workers` programs at a time.  A result's full name is '<meson test>/<TAP name>', or with
-    glib the GLib path alone, which is also how -k selects there (-l,
-    then -p PATH); with more than one worker a GLib binary of many paths
-    is split into several runs of a share of them each (-p)."""
+    TAP, `workers` programs at a time.  A result's full name is
+    '<meson test>/<TAP name>', or with glib the GLib path alone, which is
+    also how -k selects there (-l, then -p PATH); with more than one
+    worker a GLib binary of many paths is split into several runs of a
+    share of them each (-p)."""
     res = SuiteResult(name)
     try:
         tests = meson_tests(build_dir, suite)

@@ -37,13 +37,19 @@ def fake_apt_get(tmp_path, monkeypatch, body):
     monkeypatch.setenv("PATH", "%s:%s" % (bindir, os.environ["PATH"]))
 
 
-def source_deb(tmp_path):
-    """A linux-source-6.1 package holding the tarball with e1000e in it."""
-    tree = tmp_path / "tree" / "linux-source-6.1"
-    drv = tree / testdata.E1000E_IN_TREE
-    drv.mkdir(parents=True)
-    (drv / "netdev.c").write_bytes(NETDEV)
-    (tree / "Makefile").write_text("not unpacked\n")
+def source_deb(tmp_path, files=None, cut=False):
+    """A linux-source-6.1 package holding linux-source-6.1.tar.xz with
+    files ({path in the tree: bytes}, archived in that order; by default
+    e1000e's netdev.c and a top-level Makefile), cut to half its length
+    when cut."""
+    if files is None:
+        files = {testdata.E1000E_IN_TREE + "/netdev.c": NETDEV,
+                 "Makefile": b"not unpacked\n"}
+    tree = tmp_path / "tree"
+    for rel, data in files.items():
+        path = tree / "linux-source-6.1" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
     pkg = tmp_path / "pkg"
     (pkg / "DEBIAN").mkdir(parents=True)
     (pkg / "DEBIAN" / "control").write_text(
@@ -51,9 +57,12 @@ def source_deb(tmp_path):
         "Maintainer: test <t@example.invalid>\nDescription: fake\n"
         % VERSION)
     (pkg / "usr" / "src").mkdir(parents=True)
-    subprocess.run(["tar", "-cJf", str(pkg / "usr" / "src" /
-                                       "linux-source-6.1.tar.xz"),
-                    "-C", str(tree.parent), "linux-source-6.1"], check=True)
+    tarball = pkg / "usr" / "src" / "linux-source-6.1.tar.xz"
+    subprocess.run(["tar", "-cJf", str(tarball), "-C", str(tree)] +
+                   ["linux-source-6.1/" + rel for rel in files], check=True)
+    if cut:
+        data = tarball.read_bytes()
+        tarball.write_bytes(data[:len(data) // 2])
     deb = tmp_path / "linux-source.deb"
     subprocess.run(["dpkg-deb", "--build", "--root-owner-group", str(pkg),
                     str(deb)], check=True, stdout=subprocess.DEVNULL)
@@ -140,29 +149,14 @@ def test_a_failed_unpack_leaves_nothing_that_looks_finished(
         tmp_path, monkeypatch, cache):
     # netdev.c first, then a megabyte the cut-short tarball ends inside:
     # tar has written netdev.c when it fails.
-    drv = "linux-source-6.1/" + testdata.E1000E_IN_TREE
-    (tmp_path / drv).mkdir(parents=True)
-    (tmp_path / drv / "netdev.c").write_bytes(NETDEV)
-    (tmp_path / drv / "zz.bin").write_bytes(os.urandom(1 << 20))
-    pkg = tmp_path / "pkg"
-    (pkg / "DEBIAN").mkdir(parents=True)
-    (pkg / "DEBIAN" / "control").write_text(
-        "Package: linux-source-6.1\nVersion: %s\nArchitecture: all\n"
-        "Maintainer: test <t@example.invalid>\nDescription: fake\n"
-        % VERSION)
-    (pkg / "usr" / "src").mkdir(parents=True)
-    tarball = pkg / "usr" / "src" / "linux-source-6.1.tar.xz"
-    subprocess.run(["tar", "-cJf", str(tarball), "-C", str(tmp_path),
-                    drv + "/netdev.c", drv + "/zz.bin"], check=True)
-    tarball.write_bytes(tarball.read_bytes()[:len(tarball.read_bytes())
-                                             // 2])
-    cut = tmp_path / "cut.deb"
-    subprocess.run(["dpkg-deb", "--build", "--root-owner-group", str(pkg),
-                    str(cut)], check=True, stdout=subprocess.DEVNULL)
+    drv = testdata.E1000E_IN_TREE
+    cut = source_deb(tmp_path, {drv + "/netdev.c": NETDEV,
+                                drv + "/zz.bin": os.urandom(1 << 20)},
+                     cut=True)
     fake_apt_get(tmp_path, monkeypatch, "cp %s linux-source-6.1_%s_all.deb\n"
                  % (cut, VERSION))
     note = testdata.prepare_functional(None, lambda line: None)
     assert "unpacking %s from linux-source-6.1.tar.xz: tar -xJf exited " \
-        "with 2" % testdata.E1000E_IN_TREE in note
+        "with 2" % drv in note
     assert sorted(os.listdir(cache)) == [
         "linux-source-6.1_%s_all.deb" % VERSION]

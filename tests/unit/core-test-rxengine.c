@@ -389,6 +389,8 @@ void test_rx_reserved_buffer_size_is_2048_and_logged(void)
     make_frame(frame, sizeof(frame), 7);
     CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
     CHECK(f->logs >= 1);
+    CHECK_EQ(f->last_log_kind, E1000E_PP_LOG_GUEST_ERROR);
+    CHECK(strstr(f->last_log, "reserved buffer size, using 2048") != NULL);
     CHECK_EQ(rd(f, RDH), 2);
     CHECK_EQ(le16(f->mem + RX_RING + 8), 2048);
     CHECK_EQ(le16(f->mem + RX_RING + 16 + 8), 952);

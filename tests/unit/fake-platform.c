@@ -86,7 +86,11 @@ static void fake_cancel(void *opaque, E1000EPPTimer t)
 
 static void fake_log(void *opaque, E1000EPPLog kind, const char *msg)
 {
-    ((Fake *)opaque)->logs++;
+    Fake *f = opaque;
+
+    f->logs++;
+    f->last_log_kind = kind;
+    snprintf(f->last_log, sizeof(f->last_log), "%s", msg);
     if (getenv("UNIT_VERBOSE")) {
         fprintf(stderr, "# log %d: %s\n", kind, msg);
     }

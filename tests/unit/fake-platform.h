@@ -30,6 +30,8 @@ typedef struct Fake {
     unsigned nframes;
     unsigned rx_ready_calls;
     unsigned logs;
+    E1000EPPLog last_log_kind;
+    char last_log[200];         /* the last message, cut to fit */
     int fail_dma;
     /* A DMA write also writes this BAR0 offset (DMA aimed at BAR0). */
     int64_t dma_hits_bar0;
