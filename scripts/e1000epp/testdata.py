@@ -23,7 +23,7 @@ E1000E_IN_TREE = "drivers/net/ethernet/intel/e1000e"
 CACHE = os.path.join(paths.BUILD, "cache")
 # The test that uses it, named as -k matches it.
 USER_TEST = ("test_user_kernel.py::"
-        "test_driver_rebuilt_from_debian_source_runs_the_matrix")
+             "test_driver_rebuilt_from_debian_source_runs_the_matrix")
 
 
 class PrepareError(Exception):
@@ -40,8 +40,17 @@ def guest_kernel_version():
         return None
 
 
+def _source_top():
+    """build/cache's tree of the package, holding only the driver."""
+    return os.path.join(CACHE, LINUX_SOURCE + "-e1000e")
+
+
 def e1000e_source_dir():
-    return os.path.join(CACHE, LINUX_SOURCE + "-e1000e", E1000E_IN_TREE)
+    return os.path.join(_source_top(), E1000E_IN_TREE)
+
+
+def e1000e_source_ready():
+    return os.path.exists(os.path.join(e1000e_source_dir(), "netdev.c"))
 
 
 def _run(argv, timeout, what, cwd=None):
@@ -65,9 +74,8 @@ def _run(argv, timeout, what, cwd=None):
 def debian_e1000e_source(version):
     """drivers/net/ethernet/intel/e1000e from linux-source-6.1 at Debian
     version `version`, downloaded and unpacked once into build/cache."""
-    out = e1000e_source_dir()
-    if os.path.exists(os.path.join(out, "netdev.c")):
-        return out
+    if e1000e_source_ready():
+        return e1000e_source_dir()
     os.makedirs(CACHE, exist_ok=True)
     deb = os.path.join(CACHE, "%s_%s_all.deb" % (LINUX_SOURCE, version))
     if not os.path.exists(deb):
@@ -77,7 +85,7 @@ def debian_e1000e_source(version):
     if not os.path.exists(deb):
         raise PrepareError("apt-get download left no %s" % deb)
     unpacked = os.path.join(CACHE, "linux-source-unpacked")
-    top = os.path.join(CACHE, LINUX_SOURCE + "-e1000e")
+    top = _source_top()
     # Unpacked beside it and renamed whole: an interrupted run leaves
     # nothing that looks finished.
     part = top + ".part"
@@ -96,9 +104,9 @@ def debian_e1000e_source(version):
     finally:
         shutil.rmtree(unpacked, ignore_errors=True)
         shutil.rmtree(part, ignore_errors=True)
-    if not os.path.exists(os.path.join(out, "netdev.c")):
+    if not e1000e_source_ready():
         raise PrepareError("%s has no %s/netdev.c" % (deb, E1000E_IN_TREE))
-    return out
+    return e1000e_source_dir()
 
 
 def prepare_functional(k, log):
@@ -110,7 +118,7 @@ def prepare_functional(k, log):
     version = guest_kernel_version()
     if not version:
         return None         # no image yet: the fixture builds it first
-    if os.path.exists(os.path.join(e1000e_source_dir(), "netdev.c")):
+    if e1000e_source_ready():
         return None
     log("functional: preparing Debian's e1000e source (%s %s, about 140 "
         "MB) in %s ..." % (LINUX_SOURCE, version,
