@@ -175,31 +175,52 @@ static uint32_t ps_size(uint32_t psrctl, unsigned b)
     return b ? ((psrctl >> (8 * b)) & 0x3f) * 1024 : (psrctl & 0x7f) * 128;
 }
 
-/* The device read Rx unit `unit`; `d` holds its bytes (`pair`: and the next) */
+/* Add one buffer to what unit u may receive (the last entry gives way) */
+static void add_buffer(Unit *u, uint64_t addr, uint32_t size, uint8_t ps)
+{
+    unsigned b = u->nbufs < UNIT_BUFS ? u->nbufs++ : UNIT_BUFS - 1;
+
+    u->buf[b] = addr;
+    u->size[b] = size;
+    u->ps_index[b] = ps;
+}
+
+/*
+ * The device read Rx unit `unit`; `d` holds its bytes (`pair`: and the
+ * next).  A read during an ownership that already saw one adds buffers:
+ * the device may fill what its descriptor cache took first (§7.1.6:
+ * descriptors are fetched as soon as the tail hands them over, and one
+ * software rewrites after that is not seen),
+ * and where the guest laid the Tx ring over the Rx ring a later 16-byte
+ * read of the unit may be the Tx engine's fetch, not the Rx engine's.
+ */
 static void rx_read(Harness *h, uint32_t unit, const uint8_t *d, bool pair)
 {
     Unit *u = &h->units[unit];
     uint32_t ps = shadow_reg(h, O_PSRCTL);
-    int i;
+    unsigned i;
 
+    if (!(u->rx_fetched && u->rx_posted)) {
+        u->nbufs = 0;
+    }
     u->rx_fetched = true;
     arm(h, unit);
     if (pair) {
         /* A packet-split descriptor: four buffers, its second unit none */
-        u->nbufs = 4;
         for (i = 0; i < 4; i++) {
-            u->buf[i] = le64(d + 8 * i);
-            u->size[i] = ps_size(ps, i);
+            add_buffer(u, le64(d + 8 * i), ps_size(ps, i), i);
         }
         if (unit + 1 < UNITS) {
-            h->units[unit + 1].rx_fetched = true;
-            h->units[unit + 1].nbufs = 0;
+            Unit *second = &h->units[unit + 1];
+
+            if (!(second->rx_fetched && second->rx_posted)) {
+                second->nbufs = 0;
+            }
+            second->rx_fetched = true;
             arm(h, unit + 1);
         }
     } else {
-        u->nbufs = 1;
-        u->buf[0] = le64(d);
-        u->size[0] = rx_bsize(shadow_reg(h, O_RCTL));
+        add_buffer(u, le64(d), rx_bsize(shadow_reg(h, O_RCTL)), PS_NONE);
     }
 }
 
@@ -254,7 +275,8 @@ static bool in_buffer(Harness *h, uint64_t addr, size_t len)
             continue;
         }
         for (b = 0; b < u->nbufs; b++) {
-            uint32_t now = u->nbufs == 1 ? bs : ps_size(ps, b);
+            uint32_t now = u->ps_index[b] == PS_NONE ? bs :
+                           ps_size(ps, u->ps_index[b]);
             uint32_t size = u->size[b] > now ? u->size[b] : now;
 
             if (addr >= u->buf[b] && len <= size &&

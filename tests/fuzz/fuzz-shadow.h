@@ -13,7 +13,9 @@
  * frame (whole, or buffer by buffer with write-backs before EOP):
  *  - every packet-data DMA write lies inside the buffer of a descriptor
  *    the device owns now and has read during this ownership, within the
- *    size RCTL (BSIZE/BSEX/FLXBUF) or PSRCTL gave while it owned it;
+ *    size RCTL (BSIZE/BSEX/FLXBUF) or PSRCTL gave while it owned it; a
+ *    later read of the same descriptor adds to its buffers, never takes
+ *    one away (the device uses what its cache fetched, §7.1.6);
  *  - a descriptor is written back only while the device owns it: never
  *    before it was handed over, never twice for one hand-over, never
  *    without having been read;
@@ -58,6 +60,10 @@
 #define O_RUC       0x040a4
 #define O_ROC       0x040ac
 
+/* Buffers remembered per unit: two packet-split reads' worth */
+#define UNIT_BUFS       8
+#define PS_NONE         0xff    /* a one-buffer descriptor */
+
 /*
  * What the shadow knows of one 16-byte unit of guest memory (RDH, RDT
  * and the lengths count 16-byte units in every format; a packet-split
@@ -71,9 +77,10 @@ typedef struct Unit {
     bool rx_done;            /* written back since the last hand-over */
     bool tx_done;
     bool listed;             /* in Harness.armed */
-    uint8_t nbufs;           /* buffers the Rx read of this unit gave */
-    uint64_t buf[4];
-    uint32_t size[4];        /* at the read; the current size counts too */
+    uint8_t nbufs;           /* buffers the Rx reads of this unit gave */
+    uint8_t ps_index[UNIT_BUFS]; /* PSRCTL buffer index, or PS_NONE */
+    uint64_t buf[UNIT_BUFS];
+    uint32_t size[UNIT_BUFS];    /* at the read; the current size counts too */
 } Unit;
 
 typedef struct Harness {
