@@ -328,7 +328,7 @@ static void run(Harness *h, Input *in)
                 off = get8(in) & 4;
                 val = get32(in);
                 if (off) {
-                    shadow_post(h, c->ioaddr & 0x1fffc, val);  /* IODATA */
+                    shadow_post(h, c->arch.ioaddr & 0x1fffc, val);  /* IODATA */
                 }
                 e1000e_pp_io_write(c, off, val);
             } else {

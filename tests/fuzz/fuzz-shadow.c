@@ -19,7 +19,7 @@ void shadow_violation(const char *what, unsigned long long a,
 uint32_t shadow_reg(Harness *h, uint32_t off)
 {
     /* The register file as the guest would read it, without side effects. */
-    return h->core->regs[off / 4];
+    return h->core->arch.regs[off / 4];
 }
 
 static uint64_t ring_base(Harness *h, uint32_t bal, uint32_t bah)
@@ -472,23 +472,23 @@ static uint64_t bucket_sum(const E1000EPPRxCounters *s, unsigned queued)
 void shadow_offer(Harness *h, const uint8_t *f, size_t len)
 {
     E1000EPPCore *c = h->core;
-    E1000EPPRxCounters before = c->rxstat;
-    unsigned q = c->pktbuf.count;
+    E1000EPPRxCounters before = c->obs.rxstat;
+    unsigned q = c->arch.pktbuf.count;
     bool took;
 
     if (h->frames++ >= MAX_FRAMES) {
         return;
     }
     took = e1000e_pp_receive(c, f, len);
-    uint64_t offered = c->rxstat.offered - before.offered;
+    uint64_t offered = c->obs.rxstat.offered - before.offered;
 
     /* More than one only when looped-back frames joined it. */
     if (took ? offered < 1 : offered != 0) {
         shadow_violation("a frame offered once was counted otherwise",
                          offered, took);
     }
-    if (bucket_sum(&c->rxstat, c->pktbuf.count) - bucket_sum(&before, q) !=
-        offered) {
+    if (bucket_sum(&c->obs.rxstat, c->arch.pktbuf.count) -
+        bucket_sum(&before, q) != offered) {
         shadow_violation("a frame did not end in exactly one place", len,
                          offered);
     }
@@ -506,14 +506,14 @@ static uint64_t refused(const E1000EPPRxCounters *s)
 
 void shadow_snapshot(Harness *h)
 {
-    memcpy(h->stats, &h->core->regs[O_STATS / 4], sizeof(h->stats));
-    h->rxstat = h->core->rxstat;
-    h->queued = h->core->pktbuf.count;
+    memcpy(h->stats, &h->core->arch.regs[O_STATS / 4], sizeof(h->stats));
+    h->rxstat = h->core->obs.rxstat;
+    h->queued = h->core->arch.pktbuf.count;
 }
 
 static uint32_t stat_delta(Harness *h, uint32_t off)
 {
-    return h->core->regs[off / 4] - h->stats[(off - O_STATS) / 4];
+    return h->core->arch.regs[off / 4] - h->stats[(off - O_STATS) / 4];
 }
 
 /*
@@ -523,12 +523,13 @@ static uint32_t stat_delta(Harness *h, uint32_t off)
  */
 void shadow_check_stats(Harness *h)
 {
-    E1000EPPRxCounters *now = &h->core->rxstat, *was = &h->rxstat;
+    E1000EPPRxCounters *now = &h->core->obs.rxstat, *was = &h->rxstat;
+    uint32_t queued = h->core->arch.pktbuf.count;
     bool saturated = false;
     unsigned i;
 
     for (i = 0; i < sizeof(h->stats) / 4; i++) {
-        if (h->core->regs[O_STATS / 4 + i] < h->stats[i]) {
+        if (h->core->arch.regs[O_STATS / 4 + i] < h->stats[i]) {
             shadow_violation("a statistics register moved backwards",
                              O_STATS + 4 * i, h->stats[i]);
         }
@@ -537,10 +538,10 @@ void shadow_check_stats(Harness *h)
     if (saturated) {
         return;             /* the deltas below mean nothing then */
     }
-    if (bucket_sum(now, h->core->pktbuf.count) - bucket_sum(was, h->queued) !=
+    if (bucket_sum(now, queued) - bucket_sum(was, h->queued) !=
         now->offered - was->offered) {
         shadow_violation("frames offered and their fates disagree",
-                         now->offered, bucket_sum(now, h->core->pktbuf.count));
+                         now->offered, bucket_sum(now, queued));
     }
     if (stat_delta(h, O_MPC) != now->missed - was->missed) {
         shadow_violation("MPC and the missed frames disagree",

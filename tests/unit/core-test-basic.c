@@ -211,7 +211,7 @@ void test_ctrl_slu_gates_the_link_and_frcspd_forces_speed(void)
     rx_ring(f, 8, 0, 1);
     make_frame(frame, sizeof(frame), 1);
     CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
-    CHECK_EQ(f->core->rxstat.not_ready, 1);
+    CHECK_EQ(f->core->obs.rxstat.not_ready, 1);
     wr(f, 0x00000, ctrl);
     CHECK(rd(f, 0x00008) & 2);
     CHECK(rd(f, 0x000c0) & 4);
@@ -259,7 +259,7 @@ void test_rx_runt_shorter_than_a_header_counts_ruc(void)
     make_frame(frame, sizeof(frame), 3);
     CHECK(e1000e_pp_receive(f->core, frame, 13));
     CHECK_EQ(rd(f, 0x02810), 0);                    /* RDH */
-    CHECK_EQ(f->core->rxstat.undersize, 1);
+    CHECK_EQ(f->core->obs.rxstat.undersize, 1);
     CHECK(e1000e_pp_receive(f->core, frame, 14));
     CHECK_EQ(rd(f, 0x02810), 1);
     CHECK_EQ(le16(f->mem + RX_RING + 8), 60);

@@ -17,7 +17,7 @@
 
 static uint64_t sit(Fake *f, unsigned s)
 {
-    return f->core->situations[s];
+    return f->core->obs.situations[s];
 }
 
 /* Extended ring of 8 2 KB buffers (RCTL.BSIZE 00), "posted" handed over. */
@@ -56,7 +56,7 @@ void test_cover_fcs_straddle_and_alone(void)
             make_frame(frame, lens[i], (uint8_t)i);
             CHECK(e1000e_pp_receive(f->core, frame, lens[i]));
         }
-        CHECK_EQ(f->core->rxstat.delivered, 3);
+        CHECK_EQ(f->core->obs.rxstat.delivered, 3);
         CHECK_EQ(sit(f, SIT_FCS_STRADDLE), secrc ? 0 : 1);
         CHECK_EQ(sit(f, SIT_FCS_ALONE), secrc ? 0 : 1);
         CHECK_EQ(sit(f, SIT_RING_DRY_MIDFRAME), 0);
@@ -78,7 +78,7 @@ void test_cover_ring_dry_split_polls_and_wb_flushes(void)
     CHECK_EQ(sit(f, SIT_RING_DRY_MIDFRAME), 1);
     CHECK_EQ(sit(f, SIT_SPLIT_POLLS), 1);
     wr(f, RDT, 7);
-    CHECK_EQ(f->core->rxstat.delivered, 1);
+    CHECK_EQ(f->core->obs.rxstat.delivered, 1);
     CHECK_EQ(sit(f, SIT_RING_DRY_MIDFRAME), 1);
     CHECK_EQ(sit(f, SIT_WB_THRESHOLD), 0);
     e1000e_pp_situations(f->core, list, sizeof(list));
@@ -125,13 +125,13 @@ void test_cover_dry_ring_moving_nothing_counts_nothing(void)
     make_frame(frame, sizeof(frame), 3);
     CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
     wr(f, RDT, 0);
-    CHECK_EQ(f->core->pktbuf.count, 1);
+    CHECK_EQ(f->core->arch.pktbuf.count, 1);
     CHECK_EQ(sit(f, SIT_RING_DRY_MIDFRAME), 0);
     CHECK_EQ(sit(f, SIT_SPLIT_POLLS), 0);
     CHECK_EQ(sit(f, SIT_RNBC), 1);
     CHECK_EQ(f->timers[E1000E_PP_TIMER_RDTR], -1);
     wr(f, RDT, 7);
-    CHECK_EQ(f->core->rxstat.delivered, 1);
+    CHECK_EQ(f->core->obs.rxstat.delivered, 1);
     CHECK_EQ(sit(f, SIT_RING_DRY_MIDFRAME), 0);
     /* Delivered now: RDTR runs, 10 units of 1.024 us (RDTR, §10.2.5). */
     CHECK_EQ(f->timers[E1000E_PP_TIMER_RDTR], f->now + 10 * 1024);
@@ -157,8 +157,8 @@ void test_cover_rnbc_and_injected_errors(void)
     /* Without RCTL.SBP the three bad ones are dropped and counted. */
     CHECK_EQ(rd(f, 0x04000), 2);                    /* CRCERRS */
     CHECK_EQ(rd(f, 0x04008), 1);                    /* SYMERRS */
-    CHECK_EQ(f->core->rxstat.errored, 3);
-    CHECK_EQ(f->core->rxstat.delivered, 2);
+    CHECK_EQ(f->core->obs.rxstat.errored, 3);
+    CHECK_EQ(f->core->obs.rxstat.delivered, 2);
     CHECK_EQ(sit(f, SIT_ERR_CRC), 2);
     CHECK_EQ(sit(f, SIT_ERR_SYMBOL), 1);
     CHECK_EQ(sit(f, SIT_ERR_DATA), 0);
@@ -178,8 +178,8 @@ void test_cover_fault_record_names_the_frame(void)
     make_frame(frame, sizeof(frame), 1);
     CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
     CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
-    CHECK_EQ(f->core->nfaults, 1);
-    CHECK_EQ(f->core->faults[0].frame, 2);
+    CHECK_EQ(f->core->obs.nfaults, 1);
+    CHECK_EQ(f->core->obs.faults[0].frame, 2);
     CHECK_EQ(sit(f, SIT_DMA_FAULT), 1);
     e1000e_pp_dma_faults(f->core, list, sizeof(list));
     CHECK(strstr(list, " frame=2 rx-data desc=1 addr=0x402000 offset=0 "

@@ -52,8 +52,8 @@ void test_rx_error_dropped_without_sbp_counts_each_kind(void)
         CHECK_EQ(rd(f, TPR_REG), 1);                /* TPR: every frame */
         CHECK_EQ(rd(f, GPRC_REG), 0);               /* not a good one */
         CHECK_EQ(rd(f, 0x02810), 0);                /* RDH: nothing */
-        CHECK_EQ(f->core->rxstat.errored, 1);
-        CHECK_EQ(f->core->rxstat.delivered, 0);
+        CHECK_EQ(f->core->obs.rxstat.errored, 1);
+        CHECK_EQ(f->core->obs.rxstat.delivered, 0);
         /* The next frame is clean again. */
         CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
         CHECK_EQ(ext_staterr(f, 0) & 0xff000003, 3);  /* DD EOP, no error */
@@ -102,8 +102,8 @@ void test_rx_error_stored_with_sbp_carries_its_bit(void)
                      kinds[k].err == 0x01 ? ~fcs : fcs);
             CHECK_EQ(rd(f, kinds[k].stat), 1);
             CHECK_EQ(rd(f, GPRC_REG), 0);
-            CHECK_EQ(f->core->rxstat.delivered, 1);
-            CHECK_EQ(f->core->rxstat.errored, 0);
+            CHECK_EQ(f->core->obs.rxstat.delivered, 1);
+            CHECK_EQ(f->core->obs.rxstat.errored, 0);
             fake_free(f);
         }
     }
@@ -163,14 +163,14 @@ void test_rx_oversize_injection_roc_drop_or_store_with_sbp(void)
         CHECK_EQ(rd(f, GPRC_REG), 0);
         if (!sbp) {
             CHECK_EQ(rd(f, 0x02810), 0);
-            CHECK_EQ(f->core->rxstat.oversize, 1);
+            CHECK_EQ(f->core->obs.rxstat.oversize, 1);
         } else {
             CHECK_EQ(le16(f->mem + RX_RING + 12), 1519);
             CHECK_EQ(ext_staterr(f, 0), 3);         /* no error bit */
             CHECK(memcmp(f->mem + RX_BUF(0), padded, sizeof(padded)) == 0);
             CHECK_EQ(le32(f->mem + RX_BUF(0) + 1515),
                      ref_crc32(padded, sizeof(padded)));
-            CHECK_EQ(f->core->rxstat.delivered, 1);
+            CHECK_EQ(f->core->obs.rxstat.delivered, 1);
         }
         fake_free(f);
     }
@@ -190,9 +190,9 @@ void test_rx_sbp_stores_long_frames_up_to_16k(void)
     make_frame(frame, 16381, 6);                    /* 16385 with FCS */
     CHECK(e1000e_pp_receive(f->core, frame, 16381));
     CHECK_EQ(rd(f, ROC_REG), 2);
-    CHECK_EQ(f->core->rxstat.delivered, 1);
-    CHECK_EQ(f->core->rxstat.oversize, 1);
-    CHECK_EQ(f->core->rxstat.long_stored, 1);
+    CHECK_EQ(f->core->obs.rxstat.delivered, 1);
+    CHECK_EQ(f->core->obs.rxstat.oversize, 1);
+    CHECK_EQ(f->core->obs.rxstat.long_stored, 1);
     fake_free(f);
 }
 
@@ -207,11 +207,11 @@ void test_rx_roc_counts_only_frames_passing_the_filters(void)
     frame[5] = 0x99;                                /* not our address */
     CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
     CHECK_EQ(rd(f, ROC_REG), 0);
-    CHECK_EQ(f->core->rxstat.filtered, 1);
+    CHECK_EQ(f->core->obs.rxstat.filtered, 1);
     frame[5] = 0x56;                                /* ours */
     CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
     CHECK_EQ(rd(f, ROC_REG), 1);
-    CHECK_EQ(f->core->rxstat.oversize, 1);
+    CHECK_EQ(f->core->obs.rxstat.oversize, 1);
     CHECK_EQ(rd(f, TPR_REG), 2);
     fake_free(f);
 }

@@ -28,7 +28,7 @@
 void test_d3hot_answers_all_ones_and_d0_resets(void)
 {
     Fake *f = up_device();
-    uint64_t v0 = f->core->pm_violations;
+    uint64_t v0 = f->core->obs.pm_violations;
 
     wr(f, R_RDBAL, 0x12340);
     /* PCI PM: D3hot is taken, D1/D2 (not in PMC) leave the state. */
@@ -39,11 +39,11 @@ void test_d3hot_answers_all_ones_and_d0_resets(void)
     CHECK_EQ(rd(f, R_CTRL), 0xffffffff);
     CHECK_EQ(e1000e_pp_io_read(f->core, 0), 0xffffffff);
     wr(f, R_RDBAL, 0x55550);
-    CHECK_EQ(f->core->pm_violations - v0, 3);
+    CHECK_EQ(f->core->obs.pm_violations - v0, 3);
     /* No_Soft_Reset = 0: back in D0 the function has been reset. */
     CHECK_EQ(e1000e_pp_power_set(f->core, 0), 0);
     CHECK_EQ(rd(f, R_RDBAL), 0);
-    CHECK_EQ(f->core->pm_violations - v0, 3);
+    CHECK_EQ(f->core->obs.pm_violations - v0, 3);
     fake_free(f);
 }
 
@@ -57,19 +57,19 @@ void test_d3hot_takes_no_frame_and_signals_nothing(void)
     rd(f, R_ICR);
     wr(f, R_IMS, ICR_LSC);
     e1000e_pp_power_set(f->core, 3);
-    v0 = f->core->pm_violations;
+    v0 = f->core->obs.pm_violations;
     make_frame(frame, sizeof(frame), 1);
     /* A frame is taken off the wire and dropped: not ready, no DMA. */
     CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
-    CHECK_EQ(f->core->rxstat.not_ready, 1);
-    CHECK_EQ(f->core->rxstat.delivered, 0);
+    CHECK_EQ(f->core->obs.rxstat.not_ready, 1);
+    CHECK_EQ(f->core->obs.rxstat.delivered, 0);
     CHECK_EQ(f->mem[RX_BUF(0)], 0);
-    CHECK_EQ(f->core->pm_violations, v0);
+    CHECK_EQ(f->core->obs.pm_violations, v0);
     /* A link change is latched in ICR; a sleeping function signals nothing. */
     e1000e_pp_set_link(f->core, false);
     CHECK_EQ(f->intx_raises, 0);
-    CHECK_EQ(f->core->pm_violations, v0);
-    CHECK_EQ(f->core->regs[R_ICR >> 2] & ICR_LSC, ICR_LSC);
+    CHECK_EQ(f->core->obs.pm_violations, v0);
+    CHECK_EQ(f->core->arch.regs[R_ICR >> 2] & ICR_LSC, ICR_LSC);
     fake_free(f);
 }
 
@@ -92,10 +92,10 @@ void test_reset_raises_nothing_through_the_state_it_clears(void)
     wr(f, R_IMS, ICR_LSC);
     e1000e_pp_power_set(f->core, 3);
     raises = f->intx_raises;
-    f->core->pm_violations = 0;
+    f->core->obs.pm_violations = 0;
     e1000e_pp_power_set(f->core, 0);
     CHECK_EQ(f->intx_raises, raises);
-    CHECK_EQ(f->core->pm_violations, 0);
+    CHECK_EQ(f->core->obs.pm_violations, 0);
     /* The link change is latched with IMS = 0: ICR shows it, no INTx. */
     fake_step(f, 600 * MS);
     CHECK_EQ(f->intx, 0);
@@ -172,7 +172,7 @@ void test_dma_into_bar0_is_refused_not_reentered(void)
     CHECK_EQ(rd(f, 0x02810), 1);                    /* RDH */
     CHECK_EQ(rd(f, R_CTRL), ctrl);
     /* Two writes (data, write-back), both refused and counted. */
-    CHECK_EQ(f->core->reentries, 2);
+    CHECK_EQ(f->core->obs.reentries, 2);
     fake_free(f);
 }
 
@@ -211,10 +211,10 @@ void test_rx_backpressure_config_keeps_every_frame(void)
     CHECK_EQ(taken, 20);
     CHECK(!e1000e_pp_can_receive(f->core));
     CHECK_EQ(rd(f, R_MPC), 0);
-    CHECK_EQ(f->core->rxstat.missed, 0);
+    CHECK_EQ(f->core->obs.rxstat.missed, 0);
     /* Descriptors posted: the buffer drains and the netdev is told. */
     wr(f, 0x02818, 31);
-    CHECK_EQ(f->core->rxstat.delivered, 20);
+    CHECK_EQ(f->core->obs.rxstat.delivered, 20);
     CHECK(f->rx_ready_calls > 0);
     CHECK(e1000e_pp_can_receive(f->core));
     fake_free(f);
@@ -248,12 +248,12 @@ void test_rx_backpressure_held_frame_counts_once(void)
     CHECK(!e1000e_pp_receive(f->core, longf, sizeof(longf)));
     CHECK(!e1000e_pp_receive(f->core, longf, sizeof(longf)));
     CHECK_EQ(rd(f, 0x040ac), 0);                    /* ROC */
-    CHECK_EQ(f->core->rxstat.offered, 20);
+    CHECK_EQ(f->core->obs.rxstat.offered, 20);
     wr(f, 0x02818, 31);                             /* the buffer drains */
-    CHECK_EQ(f->core->rxstat.delivered, 20);
+    CHECK_EQ(f->core->obs.rxstat.delivered, 20);
     CHECK(e1000e_pp_receive(f->core, longf, sizeof(longf)));
     CHECK_EQ(rd(f, 0x040ac), 1);                    /* ROC, once */
-    CHECK_EQ(f->core->rxstat.delivered, 21);
+    CHECK_EQ(f->core->obs.rxstat.delivered, 21);
     fake_free(f);
 
     f = fake_new_config(&hold);
@@ -283,30 +283,30 @@ void test_bus_master_off_holds_engines_and_lists_refused_dma(void)
     /* PCI COMMAND.BME cleared: the engines start no DMA... */
     e1000e_pp_bus_master(f->core, false);
     CHECK(e1000e_pp_receive(f->core, b, sizeof(b)));
-    CHECK_EQ(f->core->pktbuf.count, 1);
+    CHECK_EQ(f->core->arch.pktbuf.count, 1);
     tx_ring(f, 8);
     tx_push(f, 0, 60, 0x01 | 0x02 | 0x08);
     wr(f, 0x03818, 1);
     CHECK_EQ(f->nframes, 0);
-    CHECK_EQ(f->core->dma_errors, 0);
+    CHECK_EQ(f->core->obs.dma_errors, 0);
     /*
      * ...but the held write-back's timer still fires: that DMA is a
      * violation, refused, counted and listed (the architecture's race
      * tooling), and the descriptor stays as the driver left it.
      */
     fake_step(f, 0x20 * 1024);
-    CHECK_EQ(f->core->dma_errors, 1);
+    CHECK_EQ(f->core->obs.dma_errors, 1);
     e1000e_pp_events(f->core, events, sizeof(events));
     CHECK(strstr(events, "dma-bus-master-off") != NULL);
-    CHECK_EQ(f->core->nfaults, 1);
-    CHECK(!strcmp(f->core->faults[0].what, "rx-desc-wb"));
-    CHECK_EQ(f->core->faults[0].addr, RX_RING);
+    CHECK_EQ(f->core->obs.nfaults, 1);
+    CHECK(!strcmp(f->core->obs.faults[0].what, "rx-desc-wb"));
+    CHECK_EQ(f->core->obs.faults[0].addr, RX_RING);
     CHECK_EQ(le32(f->mem + RX_RING + 8) & 1, 0);
     /* Bus mastering back: the waiting frame lands, Tx goes out. */
     e1000e_pp_bus_master(f->core, true);
-    CHECK_EQ(f->core->pktbuf.count, 0);
+    CHECK_EQ(f->core->arch.pktbuf.count, 0);
     CHECK(memcmp(f->mem + RX_BUF(1), b, sizeof(b)) == 0);
     CHECK_EQ(f->nframes, 1);
-    CHECK_EQ(f->core->dma_errors, 1);
+    CHECK_EQ(f->core->obs.dma_errors, 1);
     fake_free(f);
 }

@@ -105,7 +105,7 @@ void test_rx_waits_in_packet_buffer_when_ring_is_empty(void)
     CHECK_EQ(rd(f, 0x02810), 2);
     CHECK(memcmp(f->mem + RX_BUF(0), a, sizeof(a)) == 0);
     CHECK(memcmp(f->mem + RX_BUF(1), b, sizeof(b)) == 0);
-    CHECK_EQ(f->core->rxstat.delivered, 2);
+    CHECK_EQ(f->core->obs.rxstat.delivered, 2);
     fake_free(f);
 }
 
@@ -114,7 +114,7 @@ void test_rx_packet_buffer_overflow_counts_mpc_and_rxo(void)
     Fake *f = up_device();
     uint8_t frame[1514];
     uint64_t held;
-    E1000EPPRxCounters *st = &f->core->rxstat;
+    E1000EPPRxCounters *st = &f->core->obs.rxstat;
     int i;
 
     /* PBA.RXA = 4 KB: 1518-byte frames are charged 1536 bytes each. */
@@ -129,14 +129,14 @@ void test_rx_packet_buffer_overflow_counts_mpc_and_rxo(void)
     CHECK_EQ(rd(f, 0x040a0), 5);                    /* RNBC: all 5 */
     CHECK_EQ(rd(f, 0x04010), 3);                    /* MPC: 2 fit */
     CHECK(rd(f, 0x000c0) & 0x40);                   /* ICR.RXO */
-    held = f->core->pktbuf.count;
+    held = f->core->arch.pktbuf.count;
     CHECK_EQ(held, 2);
     CHECK_EQ(st->offered, st->delivered + st->missed + st->filtered +
              st->oversize + st->undersize + st->not_ready + st->dma_error +
              st->flushed + st->errored + held);
     wr(f, 0x02818, 7);
     CHECK_EQ(st->delivered, 2);
-    CHECK_EQ(f->core->pktbuf.count, 0);
+    CHECK_EQ(f->core->arch.pktbuf.count, 0);
     fake_free(f);
 }
 
@@ -233,7 +233,7 @@ void test_rx_xoff_when_buffer_passes_fcrth(void)
 void test_rx_address_filters(void)
 {
     Fake *f = up_device();
-    E1000EPPRxCounters *st = &f->core->rxstat;
+    E1000EPPRxCounters *st = &f->core->obs.rxstat;
     uint8_t frame[60];
     uint64_t before;
 
@@ -287,7 +287,7 @@ void test_rx_address_filters(void)
 void test_rx_vlan_filter_and_strip(void)
 {
     Fake *f = up_device();
-    E1000EPPRxCounters *st = &f->core->rxstat;
+    E1000EPPRxCounters *st = &f->core->obs.rxstat;
     uint8_t frame[64];
     uint8_t *d = f->mem + RX_RING;
 
@@ -369,7 +369,7 @@ void test_rx_packet_split_header_split_never_passes_rdt(void)
     CHECK_EQ(rd(f, 0x02810), 2);
     CHECK_EQ(le32(f->mem + RX_RING + 8) & 3, 1);    /* DD, no EOP */
     CHECK_EQ(le32(f->mem + RX_RING + 32 + 8) & 1, 0);   /* untouched */
-    CHECK_EQ(f->core->pktbuf.count, 1);             /* the rest waits */
+    CHECK_EQ(f->core->arch.pktbuf.count, 1);             /* the rest waits */
     wr(f, 0x02818, 4);
     CHECK_EQ(rd(f, 0x02810), 4);
     CHECK_EQ(le16(f->mem + RX_RING + 16), 0x8000 | 54);  /* HS, 54 */
@@ -399,8 +399,8 @@ void test_rx_packet_split_without_buffers_1_to_3_spends_nothing(void)
     for (i = 0; i < 8; i++) {
         CHECK_EQ(f->mem[RX_RING + 32 * i + 8] & 1, 0);  /* no DD */
     }
-    CHECK_EQ(f->core->pktbuf.count, 1);
-    CHECK_EQ(f->core->rxstat.delivered, 0);
+    CHECK_EQ(f->core->arch.pktbuf.count, 1);
+    CHECK_EQ(f->core->obs.rxstat.delivered, 0);
     fake_free(f);
 }
 
@@ -417,7 +417,7 @@ void test_rx_mta_mo3_uses_address_bits_43_32(void)
     hash = (0x34 | 0x01 << 8) & 0xfff;              /* 0x134 */
     wr(f, 0x05200 + (hash >> 5) * 4, 1u << (hash & 31));
     e1000e_pp_receive(f->core, frame, sizeof(frame));
-    CHECK_EQ(f->core->rxstat.delivered, 1);
+    CHECK_EQ(f->core->obs.rxstat.delivered, 1);
     fake_free(f);
 }
 

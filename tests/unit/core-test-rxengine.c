@@ -83,12 +83,12 @@ void test_rx_ring_dry_part_way_resumes_after_rdt(void)
     CHECK_EQ(ext_status(f, 1), 0);
     CHECK_EQ(rd(f, RDH), 1);
     CHECK_EQ(rd(f, RNBC), 0);                       /* RDH != RDT */
-    CHECK_EQ(f->core->pktbuf.count, 1);
-    CHECK_EQ(f->core->rxstat.delivered, 0);
+    CHECK_EQ(f->core->arch.pktbuf.count, 1);
+    CHECK_EQ(f->core->obs.rxstat.delivered, 0);
     /* Each RDT write lets the next chunk out. */
     wr(f, RDT, 2);
     CHECK_EQ(ext_status(f, 1) & 3, 1);
-    CHECK_EQ(f->core->rxstat.delivered, 0);
+    CHECK_EQ(f->core->obs.rxstat.delivered, 0);
     wr(f, RDT, 3);
     CHECK_EQ(ext_status(f, 2) & 3, 3);
     CHECK_EQ(le16(f->mem + RX_RING + 32 + 12), 908);
@@ -96,8 +96,8 @@ void test_rx_ring_dry_part_way_resumes_after_rdt(void)
     CHECK(memcmp(f->mem + RX_BUF(1), frame + 2048, 2048) == 0);
     CHECK(memcmp(f->mem + RX_BUF(2), frame + 4096, 904) == 0);
     CHECK_EQ(le32(f->mem + RX_BUF(2) + 904), fcs);
-    CHECK_EQ(f->core->rxstat.delivered, 1);
-    CHECK_EQ(f->core->pktbuf.count, 0);
+    CHECK_EQ(f->core->obs.rxstat.delivered, 1);
+    CHECK_EQ(f->core->arch.pktbuf.count, 0);
     fake_free(f);
 }
 
@@ -134,7 +134,7 @@ void test_rx_fetch_limit_puts_dry_point_at_each_chunk(void)
         CHECK_EQ(ext_status(f, 4) & 3, 3);
         CHECK_EQ(le16(f->mem + RX_RING + 4 * 16 + 12), 812);
         CHECK(memcmp(f->mem + RX_BUF(3), frame + 3 * 2048, 2048) == 0);
-        CHECK_EQ(f->core->rxstat.delivered, 1);
+        CHECK_EQ(f->core->obs.rxstat.delivered, 1);
         fake_free(f);
     }
 }
@@ -185,8 +185,8 @@ void test_rx_null_descriptor_gets_dd_and_no_data(void)
     CHECK_EQ(legacy_status(f, 1) & 3, 3);
     CHECK_EQ(le16(f->mem + RX_RING + 16 + 8), 64);
     CHECK(memcmp(f->mem + RX_BUF(1), frame, sizeof(frame)) == 0);
-    CHECK_EQ(f->core->rxcache.null_desc, 1);
-    CHECK_EQ(f->core->rxstat.delivered, 1);
+    CHECK_EQ(f->core->obs.rxslots.null_desc, 1);
+    CHECK_EQ(f->core->obs.rxstat.delivered, 1);
     fake_free(f);
 }
 
@@ -207,20 +207,20 @@ void test_rx_failed_data_write_is_posted_and_listed(void)
     CHECK_EQ(ext_status(f, 0) & 3, 3);
     CHECK_EQ(le16(f->mem + RX_RING + 12), 60);
     CHECK_EQ(rd(f, RDH), 1);
-    CHECK_EQ(f->core->rxstat.delivered, 1);
-    CHECK_EQ(f->core->nfaults, 1);
-    CHECK(!strcmp(f->core->faults[0].what, "rx-data"));
-    CHECK_EQ(f->core->faults[0].desc, 0);
-    CHECK_EQ(f->core->faults[0].addr, FAKE_MEM_BYTES + 0x1000);
-    CHECK_EQ(f->core->faults[0].offset, 0);
-    CHECK_EQ(f->core->faults[0].len, 60);
-    CHECK(f->core->faults[0].write);
+    CHECK_EQ(f->core->obs.rxstat.delivered, 1);
+    CHECK_EQ(f->core->obs.nfaults, 1);
+    CHECK(!strcmp(f->core->obs.faults[0].what, "rx-data"));
+    CHECK_EQ(f->core->obs.faults[0].desc, 0);
+    CHECK_EQ(f->core->obs.faults[0].addr, FAKE_MEM_BYTES + 0x1000);
+    CHECK_EQ(f->core->obs.faults[0].offset, 0);
+    CHECK_EQ(f->core->obs.faults[0].len, 60);
+    CHECK(f->core->obs.faults[0].write);
     e1000e_pp_dma_faults(f->core, list, sizeof(list));
     CHECK(strstr(list, "rx-data desc=0 addr=0x401000 offset=0 len=60 write"));
     /* The engine goes on: the next frame lands in descriptor 1. */
     CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
     CHECK(memcmp(f->mem + RX_BUF(1), frame, sizeof(frame)) == 0);
-    CHECK_EQ(f->core->nfaults, 1);
+    CHECK_EQ(f->core->obs.nfaults, 1);
     fake_free(f);
 }
 
@@ -233,17 +233,17 @@ void test_rx_failed_descriptor_fetch_waits_and_retries(void)
     rx_ring(f, 8, RCTL_SECRC, 1);
     wr(f, RDBAL, FAKE_MEM_BYTES);
     wr(f, RDT, 7);
-    CHECK_EQ(f->core->nfaults, 1);
-    CHECK(!strcmp(f->core->faults[0].what, "rx-desc-fetch"));
-    CHECK(!f->core->faults[0].write);
+    CHECK_EQ(f->core->obs.nfaults, 1);
+    CHECK(!strcmp(f->core->obs.faults[0].what, "rx-desc-fetch"));
+    CHECK(!f->core->obs.faults[0].write);
     make_frame(frame, sizeof(frame), 2);
     CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
     CHECK_EQ(rd(f, RDH), 0);
-    CHECK_EQ(f->core->pktbuf.count, 1);
+    CHECK_EQ(f->core->arch.pktbuf.count, 1);
     /* The driver fixes the base: the next fetch point delivers it. */
     wr(f, RDBAL, RX_RING);
     wr(f, RDT, 7);
-    CHECK_EQ(f->core->rxstat.delivered, 1);
+    CHECK_EQ(f->core->obs.rxstat.delivered, 1);
     CHECK(memcmp(f->mem + RX_BUF(0), frame, sizeof(frame)) == 0);
     fake_free(f);
 }
@@ -303,8 +303,8 @@ void test_rx_buffer_addresses_new_and_reposted(void)
     wr(f, RDBAL, RX_RING);                          /* ring set anew */
     wr(f, RDH, 0);
     wr(f, RDT, 4);
-    CHECK_EQ(f->core->rxcache.buf_new, 4);
-    CHECK_EQ(f->core->rxcache.buf_reposted, 0);
+    CHECK_EQ(f->core->obs.rxslots.buf_new, 4);
+    CHECK_EQ(f->core->obs.rxslots.buf_reposted, 0);
     make_frame(frame, sizeof(frame), 1);
     for (i = 0; i < 4; i++) {
         CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
@@ -315,8 +315,8 @@ void test_rx_buffer_addresses_new_and_reposted(void)
         put64(f->mem + RX_RING + 16 * i, RX_BUF(i));
     }
     wr(f, RDT, 3);
-    CHECK_EQ(f->core->rxcache.buf_new, 8);
-    CHECK_EQ(f->core->rxcache.buf_reposted, 3);
+    CHECK_EQ(f->core->obs.rxslots.buf_new, 8);
+    CHECK_EQ(f->core->obs.rxslots.buf_reposted, 3);
     /* Slot 3 with another buffer: new */
     memset(f->mem + RX_RING + 48, 0, 16);
     put64(f->mem + RX_RING + 48, RX_BUF(9));
@@ -324,8 +324,8 @@ void test_rx_buffer_addresses_new_and_reposted(void)
         CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
     }
     wr(f, RDT, 4);
-    CHECK_EQ(f->core->rxcache.buf_new, 9);
-    CHECK_EQ(f->core->rxcache.buf_reposted, 3);
+    CHECK_EQ(f->core->obs.rxslots.buf_new, 9);
+    CHECK_EQ(f->core->obs.rxslots.buf_reposted, 3);
     fake_free(f);
 }
 

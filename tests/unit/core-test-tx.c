@@ -304,12 +304,12 @@ void test_tx_descriptor_read_failure_stops_tx_until_tctl_en(void)
     wr(f, 0x03818, 2);
     CHECK_EQ(f->nframes, 0);
     CHECK_EQ(rd(f, 0x03810), 0);                    /* TDH stays */
-    CHECK_EQ(f->core->nfaults, 1);
-    CHECK(!strcmp(f->core->faults[0].what, "tx-desc-fetch"));
-    CHECK_EQ(f->core->faults[0].desc, 0);
-    CHECK_EQ(f->core->faults[0].addr, TX_RING);
-    CHECK_EQ(f->core->faults[0].len, 16);
-    CHECK(!f->core->faults[0].write);
+    CHECK_EQ(f->core->obs.nfaults, 1);
+    CHECK(!strcmp(f->core->obs.faults[0].what, "tx-desc-fetch"));
+    CHECK_EQ(f->core->obs.faults[0].desc, 0);
+    CHECK_EQ(f->core->obs.faults[0].addr, TX_RING);
+    CHECK_EQ(f->core->obs.faults[0].len, 16);
+    CHECK(!f->core->obs.faults[0].write);
     /* Memory answers again, but the engine stays stopped... */
     f->fail_dma = 0;
     wr(f, 0x03818, 2);
@@ -317,7 +317,7 @@ void test_tx_descriptor_read_failure_stops_tx_until_tctl_en(void)
     CHECK_EQ(f->mem[TX_RING + 12] & 1, 0);
     /* ...until TCTL.EN is set again. */
     tx_restart_sends_both(f, frame, sizeof(frame));
-    CHECK_EQ(f->core->nfaults, 1);
+    CHECK_EQ(f->core->obs.nfaults, 1);
     fake_free(f);
 }
 
@@ -332,12 +332,12 @@ void test_tx_data_read_failure_writes_no_dd_and_stops(void)
     CHECK_EQ(f->nframes, 0);
     CHECK_EQ(rd(f, 0x03810), 0);
     CHECK_EQ(f->mem[TX_RING + 12] & 1, 0);          /* no DD */
-    CHECK_EQ(f->core->nfaults, 1);
-    CHECK(!strcmp(f->core->faults[0].what, "tx-data"));
-    CHECK_EQ(f->core->faults[0].desc, 0);
-    CHECK_EQ(f->core->faults[0].addr, FAKE_MEM_BYTES + 0x2000);
-    CHECK_EQ(f->core->faults[0].len, sizeof(frame));
-    CHECK(!f->core->faults[0].write);
+    CHECK_EQ(f->core->obs.nfaults, 1);
+    CHECK(!strcmp(f->core->obs.faults[0].what, "tx-data"));
+    CHECK_EQ(f->core->obs.faults[0].desc, 0);
+    CHECK_EQ(f->core->obs.faults[0].addr, FAKE_MEM_BYTES + 0x2000);
+    CHECK_EQ(f->core->obs.faults[0].len, sizeof(frame));
+    CHECK(!f->core->obs.faults[0].write);
     CHECK_EQ(rd(f, 0x04080), 0);                    /* GPTC */
     /* The driver's reset path: a good buffer, TCTL.EN set again. */
     put64(f->mem + TX_RING, TX_BUF);

@@ -80,7 +80,7 @@ void test_wake_frames_in_d3hot(void)
     /* A magic packet wakes; nothing is stored (no DMA in D3hot). */
     CHECK(e1000e_pp_receive(f->core, frame, n));
     CHECK_EQ(f->pme_signals, 1);
-    CHECK_EQ(f->core->rxstat.wake, 1);
+    CHECK_EQ(f->core->obs.rxstat.wake, 1);
     /* A frame to our address wakes through the directed-exact filter. */
     make_frame(frame, 100, 3);
     CHECK(e1000e_pp_receive(f->core, frame, 100));
@@ -89,7 +89,7 @@ void test_wake_frames_in_d3hot(void)
     memset(frame, 0xff, 6);
     CHECK(e1000e_pp_receive(f->core, frame, 100));
     CHECK_EQ(f->pme_signals, 2);
-    CHECK_EQ(f->core->rxstat.not_ready, 1);
+    CHECK_EQ(f->core->obs.rxstat.not_ready, 1);
     e1000e_pp_power_set(f->core, 0);
     CHECK_EQ(rd(f, R_WUS), WU_MAG | WU_EX);
     fake_free(f);
@@ -116,7 +116,7 @@ void test_d0_apme_notes_wake_in_wus_only(void)
     wr(f, R_WUC, WUC_APME);
     CHECK(e1000e_pp_receive(f->core, frame, n));
     /* Delivered as any broadcast, noted in WUS, no PME in D0. */
-    CHECK_EQ(f->core->rxstat.delivered, 1);
+    CHECK_EQ(f->core->obs.rxstat.delivered, 1);
     CHECK_EQ(rd(f, R_WUS), WU_MAG);
     CHECK_EQ(f->pme_signals, 0);
     fake_free(f);
@@ -138,15 +138,15 @@ void test_ctrl_rst_window_then_auto_rd(void)
     /* In reset: no frame is taken, a write is listed, AUTO_RD is clear. */
     make_frame(frame, sizeof(frame), 1);
     CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
-    CHECK_EQ(f->core->rxstat.not_ready, 1);
+    CHECK_EQ(f->core->obs.rxstat.not_ready, 1);
     wr(f, 0x000d8, 0xffffffff);                     /* IMC too early */
-    CHECK_EQ(f->core->reset_accesses, 1);
+    CHECK_EQ(f->core->obs.reset_accesses, 1);
     e1000e_pp_events(f->core, events, sizeof(events));
     CHECK(strstr(events, "write-during-reset reg=0x000d8") != NULL);
     fake_step(f, 50 * 1000 - 1);
-    CHECK(f->core->resetting);
+    CHECK(f->core->arch.resetting);
     fake_step(f, 1);
-    CHECK(!f->core->resetting);
+    CHECK(!f->core->arch.resetting);
     /* Then the NVM reload: AUTO_RD 1 ms after the window (nvm.c). */
     CHECK_EQ(rd(f, R_EECD) & EECD_AUTO_RD, 0);
     fake_step(f, MS);
@@ -166,8 +166,8 @@ void test_gio_master_disable_holds_frames_without_dma_errors(void)
     make_frame(frame, sizeof(frame), 2);
     CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
     /* The frame waits in the packet buffer: no DMA, no error. */
-    CHECK_EQ(f->core->pktbuf.count, 1);
-    CHECK_EQ(f->core->dma_errors, 0);
+    CHECK_EQ(f->core->arch.pktbuf.count, 1);
+    CHECK_EQ(f->core->obs.dma_errors, 0);
     CHECK_EQ(rd(f, R_RDH), 0);
     /* Master enable again: it goes to the ring. */
     wr(f, R_CTRL, rd(f, R_CTRL) & ~CTRL_GIO_MD);
@@ -240,7 +240,7 @@ void test_rx_pause_frame_holds_tx_for_its_quanta(void)
     CHECK(e1000e_pp_receive(f->core, pause, sizeof(pause)));
     CHECK_EQ(rd(f, 0x04050), 1);                    /* XOFFRXC */
     CHECK_EQ(rd(f, R_STATUS) & (1u << 4), 1u << 4); /* STATUS.TXOFF */
-    CHECK_EQ(f->core->rxstat.filtered, 1);          /* DPF: not stored */
+    CHECK_EQ(f->core->obs.rxstat.filtered, 1);          /* DPF: not stored */
     wr(f, R_TDT, 1);
     CHECK_EQ(rd(f, R_TDH), 0);
     fake_step(f, 100 * 512 - 1);
@@ -286,7 +286,7 @@ void test_ctrl_rst_flushes_frames_waiting_in_packet_buffer(void)
     CHECK(e1000e_pp_receive(f->core, a, sizeof(a)));
     CHECK(e1000e_pp_receive(f->core, a, sizeof(a)));
     CHECK(e1000e_pp_receive(f->core, a, sizeof(a)));
-    CHECK_EQ(f->core->pktbuf.count, 2);
+    CHECK_EQ(f->core->arch.pktbuf.count, 2);
     CHECK_EQ(le32(f->mem + OLD_RING + 8) & 1, 0);
     /*
      * ...and CTRL.RST clears the packet buffer and the held write-back
@@ -294,9 +294,9 @@ void test_ctrl_rst_flushes_frames_waiting_in_packet_buffer(void)
      */
     wr(f, R_CTRL, rd(f, R_CTRL) | CTRL_RST);
     fake_step(f, 600 * MS);
-    CHECK_EQ(f->core->pktbuf.count, 0);
-    CHECK_EQ(f->core->rxstat.flushed, 2);
-    CHECK_EQ(f->core->rxstat.offered, 3);
+    CHECK_EQ(f->core->arch.pktbuf.count, 0);
+    CHECK_EQ(f->core->obs.rxstat.flushed, 2);
+    CHECK_EQ(f->core->obs.rxstat.offered, 3);
     CHECK_EQ(le32(f->mem + OLD_RING + 8), 0);
     /* The driver posts a new ring: nothing from before arrives... */
     rx_ring(f, 8, 1u << 26, 1);
@@ -307,6 +307,6 @@ void test_ctrl_rst_flushes_frames_waiting_in_packet_buffer(void)
     CHECK(memcmp(f->mem + RX_BUF(0), b, sizeof(b)) == 0);
     CHECK_EQ(le32(f->mem + RX_RING + 8) & 3, 3);
     CHECK_EQ(le32(f->mem + OLD_RING + 8), 0);
-    CHECK_EQ(f->core->rxstat.delivered, 2);
+    CHECK_EQ(f->core->obs.rxstat.delivered, 2);
     fake_free(f);
 }

@@ -85,17 +85,18 @@ static void scribble_memory(Fake *f)
 
 static int check_invariant(Fake *f, unsigned step)
 {
-    E1000EPPRxCounters *s = &f->core->rxstat;
+    E1000EPPRxCounters *s = &f->core->obs.rxstat;
     uint64_t sum = s->delivered + s->missed + s->filtered + s->oversize +
                    s->undersize + s->not_ready + s->dma_error +
-                   s->flushed + s->wake + s->errored + f->core->pktbuf.count;
+                   s->flushed + s->wake + s->errored +
+                   f->core->arch.pktbuf.count;
 
     if (s->offered != sum) {
         printf("# step %u: offered %llu != accounted %llu\n", step,
                (unsigned long long)s->offered, (unsigned long long)sum);
         return 1;
     }
-    if (f->core->pktbuf.used > E1000E_PP_PKTBUF_BYTES) {
+    if (f->core->arch.pktbuf.used > E1000E_PP_PKTBUF_BYTES) {
         printf("# step %u: packet buffer over capacity\n", step);
         return 1;
     }
@@ -159,12 +160,12 @@ static int run_seed(uint64_t seed)
     }
     printf("# offered %llu delivered %llu missed %llu filtered %llu "
            "dma_error %llu frames sent %u dma_errors %llu\n",
-           (unsigned long long)f->core->rxstat.offered,
-           (unsigned long long)f->core->rxstat.delivered,
-           (unsigned long long)f->core->rxstat.missed,
-           (unsigned long long)f->core->rxstat.filtered,
-           (unsigned long long)f->core->rxstat.dma_error, f->nframes,
-           (unsigned long long)f->core->dma_errors);
+           (unsigned long long)f->core->obs.rxstat.offered,
+           (unsigned long long)f->core->obs.rxstat.delivered,
+           (unsigned long long)f->core->obs.rxstat.missed,
+           (unsigned long long)f->core->obs.rxstat.filtered,
+           (unsigned long long)f->core->obs.rxstat.dma_error, f->nframes,
+           (unsigned long long)f->core->obs.dma_errors);
     fake_free(f);
     return bad;
 }

@@ -355,7 +355,7 @@ static void e1000e_pp_pm_transition(PCIDevice *d)
 {
     E1000EPPState *s = E1000E_PP(d);
     uint16_t pmcsr = pci_get_word(d->config + CAP_PM + PCI_PM_CTRL);
-    unsigned from = s->core.power, state;
+    unsigned from = s->core.arch.power, state;
 
     e1000e_pp_pme_enable(&s->core, pmcsr & PCI_PM_CTRL_PME_ENABLE);
     state = e1000e_pp_power_set(&s->core, pmcsr & PCI_PM_CTRL_STATE_MASK);

@@ -15,7 +15,7 @@
 static void add_counters(E1000EPPState *s)
 {
     Object *obj = OBJECT(s);
-    E1000EPPRxCounters *rx = &s->core.rxstat;
+    E1000EPPRxCounters *rx = &s->core.obs.rxstat;
     const struct {
         const char *name;
         uint64_t *v;
@@ -32,14 +32,14 @@ static void add_counters(E1000EPPState *s)
         { "rx-wake", &rx->wake },
         { "rx-errored", &rx->errored },
         { "rx-long-stored", &rx->long_stored },
-        { "reset-accesses", &s->core.reset_accesses },
-        { "dma-errors", &s->core.dma_errors },
-        { "pm-violations", &s->core.pm_violations },
-        { "reentries-refused", &s->core.reentries },
-        { "dma-fault-count", &s->core.nfaults },
-        { "rx-null-desc", &s->core.rxcache.null_desc },
-        { "rx-buf-new", &s->core.rxcache.buf_new },
-        { "rx-buf-reposted", &s->core.rxcache.buf_reposted },
+        { "reset-accesses", &s->core.obs.reset_accesses },
+        { "dma-errors", &s->core.obs.dma_errors },
+        { "pm-violations", &s->core.obs.pm_violations },
+        { "reentries-refused", &s->core.obs.reentries },
+        { "dma-fault-count", &s->core.obs.nfaults },
+        { "rx-null-desc", &s->core.obs.rxslots.null_desc },
+        { "rx-buf-new", &s->core.obs.rxslots.buf_new },
+        { "rx-buf-reposted", &s->core.obs.rxslots.buf_reposted },
     };
     size_t i;
 
@@ -115,7 +115,7 @@ static void e1000e_pp_knob_get_u64(Object *obj, Visitor *v, const char *name,
         value = DEVICE(obj)->realized ? s->core.cfg.reset_ns :
                 s->cfg.reset_ns;
     } else if (!strcmp(name, "tx-hold")) {
-        value = s->core.tx_hold;
+        value = s->core.arch.tx_hold;
     } else if (!strcmp(name, "rx-fetch-limit")) {
         value = DEVICE(obj)->realized ? s->core.cfg.rx_fetch_limit :
                 s->cfg.rx_fetch_limit;

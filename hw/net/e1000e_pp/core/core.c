@@ -15,9 +15,9 @@ void e1000e_pp_core_init(E1000EPPCore *c, const E1000EPPPlatform *plat,
     c->plat = plat;
     c->opaque = opaque;
     c->cfg = *cfg;
-    memcpy(c->perm_mac, cfg->mac, 6);
-    c->wire_up = true;
-    c->bus_master = true;
+    memcpy(c->arch.perm_mac, cfg->mac, 6);
+    c->arch.wire_up = true;
+    c->arch.bus_master = true;
     e1000e_pp_nvm_init(c, cfg->mac);
     e1000e_pp_core_reset(c);
 }
@@ -54,7 +54,7 @@ void e1000e_pp_set_link(E1000EPPCore *c, bool up)
 void e1000e_pp_bus_master(E1000EPPCore *c, bool enabled)
 {
     e1000e_pp_begin(c);
-    c->bus_master = enabled;
+    c->arch.bus_master = enabled;
     if (enabled) {
         e1000e_pp_schedule(c, WORK_ENGINES);
     }

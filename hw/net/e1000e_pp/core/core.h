@@ -201,13 +201,20 @@ typedef struct E1000EPPRxCache {
     unsigned head, count;    /* FIFO of entries; head is the one at RDH */
     unsigned dsz;            /* entry size, from the format at the fetch */
     bool fetch_pending;      /* the tail moved: fetch in the next step */
+} E1000EPPRxCache;
+
+/*
+ * What the model notes about the buffers the descriptor cache fetched
+ * (observation only, issue 12): the buffer address per ring slot at its
+ * last fetch and the ring set-up it belongs to.
+ */
+typedef struct E1000EPPRxSlots {
     uint64_t null_desc;      /* descriptors with buffer address 0 */
-    /* Buffer address per slot at its last fetch, and the ring set then. */
     uint64_t last_addr[E1000E_PP_RX_SLOTS];
     uint32_t last_gen[E1000E_PP_RX_SLOTS];
     uint32_t gen;            /* bumped each time the ring is set up */
     uint64_t buf_new, buf_reposted;
-} E1000EPPRxCache;
+} E1000EPPRxSlots;
 
 /* A DMA that failed: posted writes are lost, reads return nothing. */
 typedef struct E1000EPPDmaFault {
@@ -342,25 +349,11 @@ typedef struct E1000EPPTxPacket {
     uint8_t header[256];
 } E1000EPPTxPacket;
 
-typedef struct E1000EPPCore {
-    const E1000EPPPlatform *plat;
-    void *opaque;
-    E1000EPPConfig cfg;
-
-    /*
-     * Work recorded during an entry point and done by its settle step:
-     * engines to run (WORK_* in internal.h), interrupt causes to latch
-     * into ICR and MSI-X causes to try, then one commit.
-     */
-    uint32_t work;
-    uint32_t irq_raise;
-    uint32_t irq_fire;
-    bool irq_dirty;
-    unsigned tx_budget;      /* descriptors left for this settle step */
-    size_t tx_bytes;         /* data bytes left for this settle step */
-    unsigned depth;          /* entry points active (1 when sane) */
-    uint64_t reentries;      /* nested accesses refused (DMA to BAR0) */
-
+/*
+ * The architectural state: what the 82574L itself holds, everything that
+ * decides what the device does next.
+ */
+typedef struct E1000EPPArch {
     /* The register file, indexed by offset / 4. */
     uint32_t regs[0x20000 / 4];
 
@@ -398,7 +391,6 @@ typedef struct E1000EPPCore {
     /* Receive */
     E1000EPPPktBuf pktbuf;
     E1000EPPRxWriteback rxwb;
-    E1000EPPRxCounters rxstat;
     E1000EPPRxCache rxcache;
     bool tx_paused;          /* a received PAUSE holds the transmitter */
     bool rxdmt_low;          /* free descriptors at or below RDMTS */
@@ -406,14 +398,36 @@ typedef struct E1000EPPCore {
     uint32_t rx_bsize_rctl;
     uint32_t rx_bsize;
     bool tx_halted;          /* a DMA failed; until TCTL.EN is rewritten */
-    E1000EPPErrInj errinj;   /* frame errors to put on received frames */
+
+    bool bus_master;         /* PCI COMMAND.BME */
+    uint32_t ioaddr;         /* I/O BAR: IOADDR */
+
+    /* PCI PM: PMCSR.PowerState and PMCSR.PME_En. */
+    unsigned power;
+    bool pme_enabled;
+
+    bool resetting;          /* CTRL.RST in progress */
+
+    /* Held by the race-tooling knobs: the Tx engine, the link. */
+    bool tx_hold;
+    bool link_knob_down;
+} E1000EPPArch;
+
+/*
+ * The observation state: what the model keeps to report on itself
+ * (counters, lists, log-once flags). Nothing the device does depends on
+ * it.
+ */
+typedef struct E1000EPPObs {
+    E1000EPPRxCounters rxstat;
+    E1000EPPRxSlots rxslots;
+    uint64_t reentries;      /* nested accesses refused (DMA to BAR0) */
 
     /* Rate limiting of log messages: one per register and kind. */
     uint8_t logged[0x20000 / 4];
     /* Unknown or unimplemented dwords the guest touched since init. */
     uint32_t unimp_seen[0x20000 / 4 / 32];
 
-    bool bus_master;         /* PCI COMMAND.BME */
     uint64_t dma_errors;
     /* The last E1000E_PP_DMA_FAULTS failed DMAs, and how many in all. */
     E1000EPPDmaFault faults[E1000E_PP_DMA_FAULTS];
@@ -421,24 +435,37 @@ typedef struct E1000EPPCore {
     /* Situation coverage, and frames moved at the last link change. */
     uint64_t situations[E1000E_PP_SITUATIONS];
     uint64_t link_mark;
-    uint32_t ioaddr;         /* I/O BAR: IOADDR */
 
-    /* PCI PM: PMCSR.PowerState and what the function refused outside D0. */
-    unsigned power;
-    uint64_t pm_violations;
-    bool pme_enabled;        /* PMCSR.PME_En */
-
-    /* CTRL.RST in progress; register writes meanwhile are listed. */
-    bool resetting;
-    uint64_t reset_accesses;
-
-    /* Run-time knobs (race tooling). */
-    bool tx_hold;            /* the Tx engine stops where it is */
-    bool link_knob_down;     /* the link is held down for a while */
+    uint64_t pm_violations;  /* accesses refused outside D0 */
+    uint64_t reset_accesses; /* register writes during CTRL.RST */
 
     /* The last E1000E_PP_EVENTS knob changes and violations. */
     E1000EPPEvent events[E1000E_PP_EVENTS];
     uint64_t nevents;
+} E1000EPPObs;
+
+typedef struct E1000EPPCore {
+    const E1000EPPPlatform *plat;
+    void *opaque;
+    /* Configuration and the test-only knob settings (properties, qom-set). */
+    E1000EPPConfig cfg;
+    E1000EPPErrInj errinj;   /* frame errors to put on received frames */
+
+    /*
+     * Work recorded during an entry point and done by its settle step:
+     * engines to run (WORK_* in internal.h), interrupt causes to latch
+     * into ICR and MSI-X causes to try, then one commit.
+     */
+    uint32_t work;
+    uint32_t irq_raise;
+    uint32_t irq_fire;
+    bool irq_dirty;
+    unsigned tx_budget;      /* descriptors left for this settle step */
+    size_t tx_bytes;         /* data bytes left for this settle step */
+    unsigned depth;          /* entry points active (1 when sane) */
+
+    E1000EPPArch arch;
+    E1000EPPObs obs;
 } E1000EPPCore;
 
 /*

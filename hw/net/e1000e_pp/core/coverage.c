@@ -73,7 +73,7 @@ void e1000e_pp_cover_offloads(E1000EPPCore *c, const E1000EPPRxInfo *info)
 void e1000e_pp_cover_partial(E1000EPPCore *c)
 {
     e1000e_pp_cover(c, SIT_RING_DRY_MIDFRAME);
-    if (!c->rxwb.count) {
+    if (!c->arch.rxwb.count) {
         e1000e_pp_cover(c, SIT_SPLIT_POLLS);
     }
 }
@@ -99,11 +99,11 @@ void e1000e_pp_cover_link(E1000EPPCore *c)
 {
     bool enabled = (REG(c, RCTL) & RCTL_EN) || (REG(c, TCTL) & TCTL_EN);
 
-    if (enabled && (c->rxstat.offered != c->link_mark ||
+    if (enabled && (c->obs.rxstat.offered != c->obs.link_mark ||
                     REG(c, TDH) != REG(c, TDT))) {
         e1000e_pp_cover(c, SIT_LINK_TRAFFIC);
     }
-    c->link_mark = c->rxstat.offered;
+    c->obs.link_mark = c->obs.rxstat.offered;
 }
 
 size_t e1000e_pp_situations(E1000EPPCore *c, char *buf, size_t size)
@@ -116,7 +116,7 @@ size_t e1000e_pp_situations(E1000EPPCore *c, char *buf, size_t size)
     }
     for (i = 0; i < E1000E_PP_SITUATIONS; i++) {
         len = e1000e_pp_text_add(buf, size, len, "%s %llu\n", names[i],
-                                 (unsigned long long)c->situations[i]);
+                                 (unsigned long long)c->obs.situations[i]);
     }
     return len;
 }

@@ -19,7 +19,7 @@ static bool dma_refused(E1000EPPCore *c, uint64_t addr, size_t len)
     if (!e1000e_pp_power_d0(c, "dma", addr)) {
         return true;
     }
-    if (!c->bus_master) {
+    if (!c->arch.bus_master) {
         /* After PCI bus-master disable: a violation, listed like D3hot's. */
         e1000e_pp_event(c, "dma-bus-master-off", (uint32_t)addr, 0);
         e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, CTRL,
@@ -36,7 +36,7 @@ static bool dma_refused(E1000EPPCore *c, uint64_t addr, size_t len)
 bool e1000e_pp_dma_refuse(E1000EPPCore *c, uint64_t addr, size_t len)
 {
     dma_refused(c, addr, len);
-    c->dma_errors++;
+    c->obs.dma_errors++;
     return false;
 }
 
@@ -44,7 +44,7 @@ void e1000e_pp_dma_fault(E1000EPPCore *c, const char *what, uint32_t desc,
                          uint64_t addr, uint32_t offset, uint32_t len,
                          bool write)
 {
-    E1000EPPDmaFault *f = &c->faults[c->nfaults % E1000E_PP_DMA_FAULTS];
+    E1000EPPDmaFault *f = &c->obs.faults[c->obs.nfaults % E1000E_PP_DMA_FAULTS];
 
     f->ns = c->plat->now_ns(c->opaque);
     f->what = what;
@@ -54,8 +54,8 @@ void e1000e_pp_dma_fault(E1000EPPCore *c, const char *what, uint32_t desc,
     f->len = len;
     f->write = write;
     /* Frames leave for the ring in order: this one follows the last EOP. */
-    f->frame = what[0] == 'r' ? c->rxstat.delivered + 1 : 0;
-    c->nfaults++;
+    f->frame = what[0] == 'r' ? c->obs.rxstat.delivered + 1 : 0;
+    c->obs.nfaults++;
     e1000e_pp_cover(c, SIT_DMA_FAULT);
     if (c->plat->trace_dma_fault) {
         c->plat->trace_dma_fault(c->opaque, what, desc, addr, offset, len,
@@ -65,15 +65,15 @@ void e1000e_pp_dma_fault(E1000EPPCore *c, const char *what, uint32_t desc,
 
 size_t e1000e_pp_dma_faults(E1000EPPCore *c, char *buf, size_t size)
 {
-    uint64_t i = c->nfaults > E1000E_PP_DMA_FAULTS ?
-                 c->nfaults - E1000E_PP_DMA_FAULTS : 0;
+    uint64_t i = c->obs.nfaults > E1000E_PP_DMA_FAULTS ?
+                 c->obs.nfaults - E1000E_PP_DMA_FAULTS : 0;
     size_t len = 0;
 
     if (size) {
         buf[0] = '\0';
     }
-    for (; i < c->nfaults; i++) {
-        const E1000EPPDmaFault *f = &c->faults[i % E1000E_PP_DMA_FAULTS];
+    for (; i < c->obs.nfaults; i++) {
+        const E1000EPPDmaFault *f = &c->obs.faults[i % E1000E_PP_DMA_FAULTS];
 
         len = e1000e_pp_text_add(buf, size, len,
                                  "%lld frame=%llu %s desc=%u addr=0x%llx "

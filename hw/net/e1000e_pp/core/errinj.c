@@ -149,7 +149,7 @@ bool e1000e_pp_rx_keep_long(E1000EPPCore *c, size_t wire_len)
     e1000e_pp_stat_inc(c, ROC);
     e1000e_pp_stat_inc(c, RLEC);
     if ((REG(c, RCTL) & RCTL_SBP) && wire_len <= E1000E_PP_SBP_MAX_FRAME) {
-        c->rxstat.long_stored++;
+        c->obs.rxstat.long_stored++;
         return true;
     }
     return false;

@@ -11,7 +11,7 @@
 #include "bytes.h"
 
 /* The register file is indexed by dword; offsets below are in bytes. */
-#define REG(c, off)     ((c)->regs[(off) >> 2])
+#define REG(c, off)     ((c)->arch.regs[(off) >> 2])
 
 #define ARRAY_LEN(a)    (sizeof(a) / sizeof((a)[0]))
 
@@ -188,14 +188,14 @@ void e1000e_pp_moderation_reset(E1000EPPCore *c);
 static inline bool e1000e_pp_power_d0(E1000EPPCore *c, const char *what,
                                       uint64_t addr)
 {
-    if (c->power == E1000E_PP_D0) {
+    if (c->arch.power == E1000E_PP_D0) {
         return true;
     }
-    c->pm_violations++;
+    c->obs.pm_violations++;
     if (c->plat->trace_violation) {
         c->plat->trace_violation(c->opaque, what, addr);
     }
-    e1000e_pp_event(c, what, (uint32_t)addr, c->power);
+    e1000e_pp_event(c, what, (uint32_t)addr, c->arch.power);
     return false;
 }
 
@@ -359,7 +359,7 @@ void e1000e_pp_rxcache_prefetch_slow(E1000EPPCore *c);
 /* RDT was written or RCTL.EN set: fetch in this entry point's step. */
 static inline void e1000e_pp_rxcache_tail_moved(E1000EPPCore *c)
 {
-    c->rxcache.fetch_pending = true;
+    c->arch.rxcache.fetch_pending = true;
 }
 
 /* Entry i of the cache's FIFO (16 or 32 bytes, as the ring's format). */
@@ -372,7 +372,7 @@ static inline uint8_t *e1000e_pp_rxcache_entry(E1000EPPRxCache *rc,
 /* The descriptor at RDH, fetched on demand; NULL when the ring is dry. */
 static inline uint8_t *e1000e_pp_rxcache_peek(E1000EPPCore *c)
 {
-    E1000EPPRxCache *rc = &c->rxcache;
+    E1000EPPRxCache *rc = &c->arch.rxcache;
 
     if (!rc->count) {
         e1000e_pp_rxcache_demand(c);
@@ -386,7 +386,7 @@ static inline uint8_t *e1000e_pp_rxcache_peek(E1000EPPCore *c)
 /* The descriptor at RDH is used: the head moves past it. */
 static inline void e1000e_pp_rxcache_pop(E1000EPPCore *c)
 {
-    E1000EPPRxCache *rc = &c->rxcache;
+    E1000EPPRxCache *rc = &c->arch.rxcache;
     uint32_t h = REG(c, RDH) + rc->dsz / 16;
     uint32_t n = e1000e_pp_rx_ring_units(c);
 
@@ -420,13 +420,13 @@ static inline bool e1000e_pp_pktbuf_room(E1000EPPCore *c, size_t wire_len)
 {
     uint32_t rxa = REG(c, PBA) & PBA_RXA_MASK;
 
-    return c->pktbuf.count < E1000E_PP_PKTBUF_FRAMES &&
-           c->pktbuf.used + e1000e_pp_pktbuf_charge(wire_len) <=
+    return c->arch.pktbuf.count < E1000E_PP_PKTBUF_FRAMES &&
+           c->arch.pktbuf.used + e1000e_pp_pktbuf_charge(wire_len) <=
            (rxa > PBA_TOTAL_KB ? PBA_TOTAL_KB : rxa) * 1024;
 }
 static inline bool e1000e_pp_pktbuf_empty(E1000EPPCore *c)
 {
-    return c->pktbuf.count == 0;
+    return c->arch.pktbuf.count == 0;
 }
 void e1000e_pp_pktbuf_push(E1000EPPCore *c, const RxFrame *fr,
                            size_t wire_len, uint32_t done);
@@ -532,11 +532,12 @@ bool e1000e_pp_dma_refuse(E1000EPPCore *c, uint64_t addr, size_t len);
 static inline bool e1000e_pp_dma_read(E1000EPPCore *c, uint64_t addr,
                                       void *buf, size_t len)
 {
-    if (c->power != E1000E_PP_D0 || !c->bus_master || addr + len < addr) {
+    if (c->arch.power != E1000E_PP_D0 || !c->arch.bus_master ||
+        addr + len < addr) {
         return e1000e_pp_dma_refuse(c, addr, len);
     }
     if (c->plat->dma_read(c->opaque, addr, buf, len)) {
-        c->dma_errors++;
+        c->obs.dma_errors++;
         return false;
     }
     return true;
@@ -545,11 +546,12 @@ static inline bool e1000e_pp_dma_read(E1000EPPCore *c, uint64_t addr,
 static inline bool e1000e_pp_dma_write(E1000EPPCore *c, uint64_t addr,
                                        const void *buf, size_t len)
 {
-    if (c->power != E1000E_PP_D0 || !c->bus_master || addr + len < addr) {
+    if (c->arch.power != E1000E_PP_D0 || !c->arch.bus_master ||
+        addr + len < addr) {
         return e1000e_pp_dma_refuse(c, addr, len);
     }
     if (c->plat->dma_write(c->opaque, addr, buf, len)) {
-        c->dma_errors++;
+        c->obs.dma_errors++;
         return false;
     }
     return true;
@@ -566,7 +568,7 @@ void e1000e_pp_dma_fault(E1000EPPCore *c, const char *what, uint32_t desc,
  */
 static inline void e1000e_pp_cover(E1000EPPCore *c, E1000EPPSituation s)
 {
-    c->situations[s]++;
+    c->obs.situations[s]++;
 }
 void e1000e_pp_cover_fcs(E1000EPPCore *c, const RxFrame *fr, size_t off);
 void e1000e_pp_cover_offloads(E1000EPPCore *c, const E1000EPPRxInfo *info);

@@ -44,7 +44,7 @@ static void set_intx(E1000EPPCore *c, bool level)
     if (level && !e1000e_pp_power_d0(c, "intx", 0)) {
         return;
     }
-    c->intx_level = level;
+    c->arch.intx_level = level;
     c->plat->set_intx(c->opaque, level);
 }
 
@@ -59,16 +59,16 @@ void e1000e_pp_intr_reset(E1000EPPCore *c)
 {
     unsigned v;
 
-    c->itr_window = false;
-    c->itr_pending = false;
+    c->arch.itr_window = false;
+    c->arch.itr_pending = false;
     for (v = 0; v < E1000E_PP_MSIX_VECTORS; v++) {
-        c->eitr_window[v] = false;
-        c->eitr_pending[v] = false;
+        c->arch.eitr_window[v] = false;
+        c->arch.eitr_pending[v] = false;
     }
     c->irq_raise = c->irq_fire = 0;
     c->irq_dirty = false;
-    c->msi_delivered = false;
-    if (c->intx_level) {
+    c->arch.msi_delivered = false;
+    if (c->arch.intx_level) {
         set_intx(c, false);
     }
 }
@@ -99,34 +99,34 @@ static void update_line(E1000EPPCore *c, E1000EPPIrqMode mode)
 
     if (!pending) {
         REG(c, ICR) &= ~ICR_INT_ASSERTED;
-        c->msi_delivered = false;
-        if (c->intx_level) {
+        c->arch.msi_delivered = false;
+        if (c->arch.intx_level) {
             set_intx(c, false);
             trace(c, "intx-deassert", 0);
         }
         return;
     }
     if (mode == E1000E_PP_IRQ_MSI) {
-        if (c->intx_level) {
+        if (c->arch.intx_level) {
             set_intx(c, false);
         }
-        if (c->msi_delivered) {
+        if (c->arch.msi_delivered) {
             return;
         }
-        if (throttle_pass(c, &c->itr_window, &c->itr_pending, REG(c, ITR),
-                          E1000E_PP_TIMER_ITR)) {
+        if (throttle_pass(c, &c->arch.itr_window, &c->arch.itr_pending,
+                          REG(c, ITR), E1000E_PP_TIMER_ITR)) {
             REG(c, ICR) |= ICR_INT_ASSERTED;
-            c->msi_delivered = true;
+            c->arch.msi_delivered = true;
             e1000e_pp_stat_inc(c, IAC);
             send_message(c, 0);
             trace(c, "msi", 0);
         }
         return;
     }
-    if (c->intx_level) {
+    if (c->arch.intx_level) {
         return;
     }
-    if (throttle_pass(c, &c->itr_window, &c->itr_pending, REG(c, ITR),
+    if (throttle_pass(c, &c->arch.itr_window, &c->arch.itr_pending, REG(c, ITR),
                       E1000E_PP_TIMER_ITR)) {
         REG(c, ICR) |= ICR_INT_ASSERTED;
         e1000e_pp_stat_inc(c, IAC);
@@ -163,8 +163,9 @@ static void msix_fire(E1000EPPCore *c, uint32_t causes)
          * every EITR expiry forever, with nothing new to report).
          */
         if (!(sent & (1u << vec)) &&
-            !throttle_pass(c, &c->eitr_window[vec], &c->eitr_pending[vec],
-                           REG(c, EITR(vec)), E1000E_PP_TIMER_EITR0 + vec)) {
+            !throttle_pass(c, &c->arch.eitr_window[vec],
+                           &c->arch.eitr_pending[vec], REG(c, EITR(vec)),
+                           E1000E_PP_TIMER_EITR0 + vec)) {
             continue;
         }
         /* §7.4.3: EIAME masks the IAM bits of the cause on firing... */
@@ -187,7 +188,7 @@ static void msix_fire(E1000EPPCore *c, uint32_t causes)
 static void intr_update(E1000EPPCore *c, E1000EPPIrqMode mode)
 {
     if (mode == E1000E_PP_IRQ_MSIX) {
-        if (c->intx_level) {
+        if (c->arch.intx_level) {
             set_intx(c, false);
         }
         if (REG(c, ICR) & REG(c, IMS) & ~ICR_INT_ASSERTED) {
@@ -220,7 +221,7 @@ void e1000e_pp_intr_commit(E1000EPPCore *c)
     msix = mode == E1000E_PP_IRQ_MSIX;
     c->irq_raise = c->irq_fire = 0;
     c->irq_dirty = false;
-    if (c->power != E1000E_PP_D0) {
+    if (c->arch.power != E1000E_PP_D0) {
         /* Asleep: latch the causes; a wake-up goes through PME instead. */
         REG(c, ICR) |= causes & ~ICR_INT_ASSERTED;
         return;
@@ -255,19 +256,19 @@ void e1000e_pp_throttle_expired(E1000EPPCore *c, E1000EPPTimer timer)
     unsigned i;
 
     if (timer == E1000E_PP_TIMER_ITR) {
-        c->itr_window = false;
-        if (c->itr_pending) {
-            c->itr_pending = false;
+        c->arch.itr_window = false;
+        if (c->arch.itr_pending) {
+            c->arch.itr_pending = false;
             c->irq_dirty = true;
         }
         return;
     }
 
-    c->eitr_window[vec] = false;
-    if (!c->eitr_pending[vec]) {
+    c->arch.eitr_window[vec] = false;
+    if (!c->arch.eitr_pending[vec]) {
         return;
     }
-    c->eitr_pending[vec] = false;
+    c->arch.eitr_pending[vec] = false;
     for (i = 0; i < ARRAY_LEN(msix_causes); i++) {
         uint32_t entry = (ivar >> (4 * i)) & 0xf;
         if ((entry & IVAR_ENTRY_VALID) &&

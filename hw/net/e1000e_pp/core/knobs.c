@@ -11,7 +11,7 @@
 void e1000e_pp_knob_tx_hold(E1000EPPCore *c, bool hold)
 {
     e1000e_pp_begin(c);
-    c->tx_hold = hold;
+    c->arch.tx_hold = hold;
     e1000e_pp_event(c, "knob-tx-hold", TDH, hold);
     e1000e_pp_schedule(c, WORK_TX);
     e1000e_pp_leave(c);
@@ -34,7 +34,7 @@ void e1000e_pp_knob_link_drop(E1000EPPCore *c, uint32_t ms)
 {
     e1000e_pp_begin(c);
     e1000e_pp_event(c, "knob-link-drop-ms", STATUS, ms);
-    c->link_knob_down = true;
+    c->arch.link_knob_down = true;
     e1000e_pp_phy_relink(c);
     e1000e_pp_arm(c, E1000E_PP_TIMER_LINK_KNOB, (int64_t)ms * 1000 * 1000);
     e1000e_pp_leave(c);
@@ -42,7 +42,7 @@ void e1000e_pp_knob_link_drop(E1000EPPCore *c, uint32_t ms)
 
 void e1000e_pp_knob_link_return(E1000EPPCore *c)
 {
-    c->link_knob_down = false;
+    c->arch.link_knob_down = false;
     e1000e_pp_event(c, "knob-link-return", STATUS, 0);
     e1000e_pp_phy_relink(c);
 }

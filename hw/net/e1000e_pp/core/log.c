@@ -16,10 +16,10 @@ void e1000e_pp_log(E1000EPPCore *c, E1000EPPLog kind, uint32_t off,
     uint8_t bit = 1u << kind;
 
     if (off < REG_SPACE_BYTES) {
-        if (c->logged[off >> 2] & bit) {
+        if (c->obs.logged[off >> 2] & bit) {
             return;
         }
-        c->logged[off >> 2] |= bit;
+        c->obs.logged[off >> 2] |= bit;
     }
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
@@ -47,13 +47,13 @@ size_t e1000e_pp_text_add(char *buf, size_t size, size_t len,
 void e1000e_pp_event(E1000EPPCore *c, const char *what, uint32_t reg,
                      uint32_t value)
 {
-    E1000EPPEvent *e = &c->events[c->nevents % E1000E_PP_EVENTS];
+    E1000EPPEvent *e = &c->obs.events[c->obs.nevents % E1000E_PP_EVENTS];
 
     e->ns = c->plat->now_ns(c->opaque);
     e->what = what;
     e->reg = reg;
     e->value = value;
-    c->nevents++;
+    c->obs.nevents++;
     if (c->plat->trace_event) {
         c->plat->trace_event(c->opaque, what, reg, value);
     }
@@ -61,15 +61,15 @@ void e1000e_pp_event(E1000EPPCore *c, const char *what, uint32_t reg,
 
 size_t e1000e_pp_events(E1000EPPCore *c, char *buf, size_t size)
 {
-    uint64_t i = c->nevents > E1000E_PP_EVENTS ?
-                 c->nevents - E1000E_PP_EVENTS : 0;
+    uint64_t i = c->obs.nevents > E1000E_PP_EVENTS ?
+                 c->obs.nevents - E1000E_PP_EVENTS : 0;
     size_t len = 0;
 
     if (size) {
         buf[0] = '\0';
     }
-    for (; i < c->nevents; i++) {
-        const E1000EPPEvent *e = &c->events[i % E1000E_PP_EVENTS];
+    for (; i < c->obs.nevents; i++) {
+        const E1000EPPEvent *e = &c->obs.events[i % E1000E_PP_EVENTS];
 
         len = e1000e_pp_text_add(buf, size, len,
                                  "%lld %s reg=0x%05x value=0x%08x\n",

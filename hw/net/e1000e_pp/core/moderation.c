@@ -15,9 +15,9 @@
 
 void e1000e_pp_moderation_reset(E1000EPPCore *c)
 {
-    c->rxwb.count = 0;
-    c->txwb.count = 0;
-    memset(c->delay_armed, 0, sizeof(c->delay_armed));
+    c->arch.rxwb.count = 0;
+    c->arch.txwb.count = 0;
+    memset(c->arch.delay_armed, 0, sizeof(c->arch.delay_armed));
 }
 
 /*
@@ -36,7 +36,7 @@ void e1000e_pp_rx_wb_write(E1000EPPCore *c, uint64_t addr, const uint8_t *d,
 
 void e1000e_pp_rx_wb_flush(E1000EPPCore *c)
 {
-    E1000EPPRxWriteback *wb = &c->rxwb;
+    E1000EPPRxWriteback *wb = &c->arch.rxwb;
     unsigned i;
 
     /* Held descriptors that reached WTHRESH (§7.1.7) go out together. */
@@ -53,7 +53,7 @@ void e1000e_pp_rx_wb_flush(E1000EPPCore *c)
 void e1000e_pp_rx_wb_queue(E1000EPPCore *c, uint64_t addr, const uint8_t *d,
                            size_t size)
 {
-    E1000EPPRxWriteback *wb = &c->rxwb;
+    E1000EPPRxWriteback *wb = &c->arch.rxwb;
 
     if (wb->count == E1000E_PP_WB_MAX) {
         e1000e_pp_rx_wb_flush(c);
@@ -70,12 +70,12 @@ void e1000e_pp_rx_wb_queue(E1000EPPCore *c, uint64_t addr, const uint8_t *d,
  */
 bool e1000e_pp_tx_wb_flush(E1000EPPCore *c)
 {
-    E1000EPPTxWriteback *wb = &c->txwb;
+    E1000EPPTxWriteback *wb = &c->arch.txwb;
     unsigned i;
 
     for (i = 0; i < wb->count; i++) {
         if (!e1000e_pp_dma_write(c, wb->addr[i], wb->desc[i], wb->size[i])) {
-            c->tx_halted = true;
+            c->arch.tx_halted = true;
             wb->count = 0;
             return false;
         }
@@ -92,7 +92,7 @@ bool e1000e_pp_tx_wb_flush(E1000EPPCore *c)
  */
 bool e1000e_pp_tx_wb_queue(E1000EPPCore *c, uint64_t addr, const uint8_t *d)
 {
-    E1000EPPTxWriteback *wb = &c->txwb;
+    E1000EPPTxWriteback *wb = &c->arch.txwb;
     bool whole = (REG(c, TXDCTL) >> 16) & 0x3f;
 
     if (wb->count == E1000E_PP_WB_MAX && !e1000e_pp_tx_wb_flush(c)) {
@@ -121,7 +121,7 @@ void e1000e_pp_tx_writeback(E1000EPPCore *c, bool ide)
 {
     unsigned w = e1000e_pp_wthresh(REG(c, TXDCTL), 16);
 
-    if (w <= 1 || c->txwb.count >= w || !(REG(c, TIDV) & 0xffff)) {
+    if (w <= 1 || c->arch.txwb.count >= w || !(REG(c, TIDV) & 0xffff)) {
         if (!e1000e_pp_tx_wb_flush(c)) {
             return;
         }
@@ -167,13 +167,13 @@ static const DelayPair tx_delay = {
 
 static bool *armed(E1000EPPCore *c, E1000EPPTimer t)
 {
-    return &c->delay_armed[t - E1000E_PP_TIMER_RDTR];
+    return &c->arch.delay_armed[t - E1000E_PP_TIMER_RDTR];
 }
 
 static void wb_flush(E1000EPPCore *c, const DelayPair *p)
 {
     if (p->rx) {
-        if (c->rxwb.count) {    /* nothing held: the common case */
+        if (c->arch.rxwb.count) {    /* nothing held: the common case */
             e1000e_pp_rx_wb_flush(c);
         }
     } else {
@@ -251,10 +251,12 @@ void e1000e_pp_delay_fired(E1000EPPCore *c, E1000EPPTimer timer)
 
     e1000e_pp_stat_inc(c, timer == p->packet ? p->packet_stat :
                                                p->absolute_stat);
-    if (p == &rx_delay && c->rxwb.count) {
+    if (p == &rx_delay && c->arch.rxwb.count) {
         e1000e_pp_cover(c, SIT_WB_TIMER);
         /* A frame part-way out: its first descriptors go before its EOP. */
-        if (c->pktbuf.count && c->pktbuf.q[c->pktbuf.head].done) {
+        const E1000EPPPktBuf *pb = &c->arch.pktbuf;
+
+        if (pb->count && pb->q[pb->head].done) {
             e1000e_pp_cover(c, SIT_SPLIT_POLLS);
         }
     }

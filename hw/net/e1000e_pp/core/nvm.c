@@ -30,37 +30,37 @@ static void nvm_fix_checksum(E1000EPPCore *c)
     int i;
 
     for (i = 0; i < NVM_CHECKSUM; i++) {
-        sum += c->nvm[i];
+        sum += c->arch.nvm[i];
     }
-    c->nvm[NVM_CHECKSUM] = (uint16_t)(NVM_SUM - sum);
+    c->arch.nvm[NVM_CHECKSUM] = (uint16_t)(NVM_SUM - sum);
 }
 
 void e1000e_pp_nvm_init(E1000EPPCore *c, const uint8_t mac[6])
 {
     int i;
 
-    memset(c->nvm, 0, sizeof(c->nvm));
+    memset(c->arch.nvm, 0, sizeof(c->arch.nvm));
     for (i = 0; i < NVM_MAC_WORDS; i++) {
-        c->nvm[i] = get_le16(mac + 2 * i);
+        c->arch.nvm[i] = get_le16(mac + 2 * i);
     }
     /* 0xffff: no ID LED override; the driver uses its 82574 default. */
-    c->nvm[NVM_ID_LED] = 0xffff;
+    c->arch.nvm[NVM_ID_LED] = 0xffff;
     /* Image version 1.8-0, shown as the firmware version by ethtool -i. */
-    c->nvm[NVM_VERSION] = 0x1080;
+    c->arch.nvm[NVM_VERSION] = 0x1080;
     /* Printed at probe as the PBA number. */
-    c->nvm[NVM_PBA_0] = 0xe469;
-    c->nvm[NVM_PBA_1] = 0x8105;
-    c->nvm[NVM_SUBSYS_ID] = 0x0000;
-    c->nvm[NVM_SUBSYS_VENDOR] = 0x8086;
-    c->nvm[NVM_DEVICE_ID] = 0x10d3;
-    c->nvm[NVM_VENDOR_ID] = 0x8086;
+    c->arch.nvm[NVM_PBA_0] = 0xe469;
+    c->arch.nvm[NVM_PBA_1] = 0x8105;
+    c->arch.nvm[NVM_SUBSYS_ID] = 0x0000;
+    c->arch.nvm[NVM_SUBSYS_VENDOR] = 0x8086;
+    c->arch.nvm[NVM_DEVICE_ID] = 0x10d3;
+    c->arch.nvm[NVM_VENDOR_ID] = 0x8086;
     /*
      * Initialization Control 2: PAUSE (bit 12) advertises symmetric flow
      * control. Bits 14:13 (MNGM) stay 0: no manageability firmware.
      */
-    c->nvm[NVM_INIT_CTRL2] = 0x1000;
+    c->arch.nvm[NVM_INIT_CTRL2] = 0x1000;
     /* No alternate MAC address block. */
-    c->nvm[NVM_ALT_MAC_PTR] = 0xffff;
+    c->arch.nvm[NVM_ALT_MAC_PTR] = 0xffff;
     nvm_fix_checksum(c);
 }
 
@@ -112,7 +112,7 @@ void e1000e_pp_eerd_write(E1000EPPCore *c, uint32_t off, uint32_t val,
     }
     /* §10.2.2.5: out-of-range reads complete with data 0. */
     if (nvm_addr(c, off, val, &addr)) {
-        data = c->nvm[addr];
+        data = c->arch.nvm[addr];
     }
     REG(c, EERD) = (data << EERD_DATA_SHIFT) |
                    ((val >> EERD_ADDR_SHIFT) & EERD_ADDR_MASK) <<
@@ -125,7 +125,7 @@ void e1000e_pp_eewr_write(E1000EPPCore *c, uint32_t off, uint32_t val,
     unsigned addr;
 
     if ((val & EERD_START) && nvm_addr(c, off, val, &addr)) {
-        c->nvm[addr] = (uint16_t)(val >> EERD_DATA_SHIFT);
+        c->arch.nvm[addr] = (uint16_t)(val >> EERD_DATA_SHIFT);
     }
     REG(c, EEWR) = (val & ~EERD_START) | EERD_DONE;
 }

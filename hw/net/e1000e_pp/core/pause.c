@@ -37,7 +37,7 @@ bool e1000e_pp_pause_received(E1000EPPCore *c, const uint8_t *f, size_t len)
     quanta = get_be16(f + 16);
     e1000e_pp_stat_inc(c, quanta ? XOFFRXC : XONRXC);
     if (quanta) {
-        c->tx_paused = true;
+        c->arch.tx_paused = true;
         REG(c, STATUS) |= STATUS_TXOFF;
         e1000e_pp_arm(c, E1000E_PP_TIMER_PAUSE,
                       (int64_t)quanta * PAUSE_QUANTUM_NS);
@@ -50,7 +50,7 @@ bool e1000e_pp_pause_received(E1000EPPCore *c, const uint8_t *f, size_t len)
 
 void e1000e_pp_pause_expired(E1000EPPCore *c)
 {
-    c->tx_paused = false;
+    c->arch.tx_paused = false;
     REG(c, STATUS) &= ~STATUS_TXOFF;
     e1000e_pp_schedule(c, WORK_TX);
 }

@@ -63,28 +63,28 @@
 static uint16_t *phy_reg(E1000EPPCore *c, unsigned reg)
 {
     if (reg < 16 || reg == PHY_PAGE_SELECT) {
-        return &c->phy[reg];
+        return &c->arch.phy[reg];
     }
-    return &c->phy_paged[c->phy_page][reg - 16];
+    return &c->arch.phy_paged[c->arch.phy_page][reg - 16];
 }
 
 bool e1000e_pp_phy_loopback(E1000EPPCore *c)
 {
-    return (c->phy[MII_BMCR] & (BMCR_LOOPBACK | BMCR_PDOWN)) ==
+    return (c->arch.phy[MII_BMCR] & (BMCR_LOOPBACK | BMCR_PDOWN)) ==
            BMCR_LOOPBACK;
 }
 
 /* A partner on the wire: the netdev's carrier, unless the knob cut it. */
 static bool wire_present(E1000EPPCore *c)
 {
-    return c->wire_up && !c->link_knob_down;
+    return c->arch.wire_up && !c->arch.link_knob_down;
 }
 
 /* The PHY's own view of the link (BMSR). */
 static bool phy_link(E1000EPPCore *c)
 {
-    return wire_present(c) && !(c->phy[MII_BMCR] & BMCR_PDOWN) &&
-           !c->autoneg_running && (c->phy[MII_BMSR] & BMSR_LSTATUS);
+    return wire_present(c) && !(c->arch.phy[MII_BMCR] & BMCR_PDOWN) &&
+           !c->arch.autoneg_running && (c->arch.phy[MII_BMSR] & BMSR_LSTATUS);
 }
 
 /*
@@ -110,10 +110,10 @@ void e1000e_pp_link_report(E1000EPPCore *c)
 {
     bool up = e1000e_pp_link_up(c);
 
-    if (up == c->link_reported) {
+    if (up == c->arch.link_reported) {
         return;
     }
-    c->link_reported = up;
+    c->arch.link_reported = up;
     e1000e_pp_cover_link(c);
     e1000e_pp_raise(c, ICR_LSC);
     /* WUFC.LNKC: what Linux arms before it runtime-suspends. */
@@ -127,18 +127,18 @@ void e1000e_pp_link_report(E1000EPPCore *c)
 static void link_set(E1000EPPCore *c, bool up)
 {
     if (up) {
-        c->phy[MII_BMSR] |= BMSR_LSTATUS | BMSR_ANEGCOMPLETE;
-        c->phy[MII_LPA] = LPA_RESOLVED;
-        c->phy[MII_EXPANSION] = 0x0005;
-        c->phy[MII_STAT1000] = STAT1000_RESOLVED;
-        c->phy_paged[0][PHY_SPEC_STATUS - 16] =
+        c->arch.phy[MII_BMSR] |= BMSR_LSTATUS | BMSR_ANEGCOMPLETE;
+        c->arch.phy[MII_LPA] = LPA_RESOLVED;
+        c->arch.phy[MII_EXPANSION] = 0x0005;
+        c->arch.phy[MII_STAT1000] = STAT1000_RESOLVED;
+        c->arch.phy_paged[0][PHY_SPEC_STATUS - 16] =
             PSSR_1000MBS | PSSR_DPLX | PSSR_RESOLVED | PSSR_LINK;
     } else {
-        c->phy[MII_BMSR] &= ~(BMSR_LSTATUS | BMSR_ANEGCOMPLETE);
-        c->phy[MII_LPA] = 0;
-        c->phy[MII_EXPANSION] = 0;
-        c->phy[MII_STAT1000] = 0;
-        c->phy_paged[0][PHY_SPEC_STATUS - 16] = 0;
+        c->arch.phy[MII_BMSR] &= ~(BMSR_LSTATUS | BMSR_ANEGCOMPLETE);
+        c->arch.phy[MII_LPA] = 0;
+        c->arch.phy[MII_EXPANSION] = 0;
+        c->arch.phy[MII_STAT1000] = 0;
+        c->arch.phy_paged[0][PHY_SPEC_STATUS - 16] = 0;
     }
     e1000e_pp_link_report(c);
 }
@@ -146,18 +146,18 @@ static void link_set(E1000EPPCore *c, bool up)
 /* Take the link down and, if anything can bring it up, start over. */
 static void link_restart(E1000EPPCore *c)
 {
-    c->autoneg_running = false;
+    c->arch.autoneg_running = false;
     e1000e_pp_disarm(c, E1000E_PP_TIMER_LINK);
     link_set(c, false);
     if (e1000e_pp_phy_loopback(c)) {
         link_set(c, true);
         return;
     }
-    if (!wire_present(c) || (c->phy[MII_BMCR] & BMCR_PDOWN)) {
+    if (!wire_present(c) || (c->arch.phy[MII_BMCR] & BMCR_PDOWN)) {
         return;
     }
-    if (c->phy[MII_BMCR] & BMCR_ANENABLE) {
-        c->autoneg_running = true;
+    if (c->arch.phy[MII_BMCR] & BMCR_ANENABLE) {
+        c->arch.autoneg_running = true;
         e1000e_pp_arm(c, E1000E_PP_TIMER_LINK, AUTONEG_NS);
     } else {
         link_set(c, true);
@@ -166,20 +166,20 @@ static void link_restart(E1000EPPCore *c)
 
 void e1000e_pp_link_autoneg_done(E1000EPPCore *c)
 {
-    if (!c->autoneg_running) {
+    if (!c->arch.autoneg_running) {
         return;
     }
-    c->autoneg_running = false;
-    link_set(c, wire_present(c) && !(c->phy[MII_BMCR] & BMCR_PDOWN));
+    c->arch.autoneg_running = false;
+    link_set(c, wire_present(c) && !(c->arch.phy[MII_BMCR] & BMCR_PDOWN));
 }
 
 /* The netdev's carrier changed. */
 void e1000e_pp_phy_wire(E1000EPPCore *c, bool up)
 {
-    if (c->wire_up == up) {
+    if (c->arch.wire_up == up) {
         return;
     }
-    c->wire_up = up;
+    c->arch.wire_up = up;
     link_restart(c);
 }
 
@@ -191,31 +191,31 @@ void e1000e_pp_phy_relink(E1000EPPCore *c)
 
 void e1000e_pp_phy_reset(E1000EPPCore *c)
 {
-    memset(c->phy, 0, sizeof(c->phy));
-    memset(c->phy_paged, 0, sizeof(c->phy_paged));
-    c->phy_page = 0;
-    c->phy[MII_BMCR] = BMCR_DEFAULT;
-    c->phy[MII_BMSR] = BMSR_DEFAULT;
+    memset(c->arch.phy, 0, sizeof(c->arch.phy));
+    memset(c->arch.phy_paged, 0, sizeof(c->arch.phy_paged));
+    c->arch.phy_page = 0;
+    c->arch.phy[MII_BMCR] = BMCR_DEFAULT;
+    c->arch.phy[MII_BMSR] = BMSR_DEFAULT;
     /* BME1000_E_PHY_ID_R2: the only id the driver accepts for an 82574. */
-    c->phy[MII_PHYSID1] = 0x0141;
-    c->phy[MII_PHYSID2] = 0x0cb1;
-    c->phy[MII_ADVERTISE] = 0x0de1;
-    c->phy[MII_NPAGE] = 0x2001;
-    c->phy[MII_CTRL1000] = 0x0300;
-    c->phy[MII_ESTATUS] = 0x3000;
-    c->phy_paged[0][PHY_SPEC_CTRL - 16] = 0x0060;
+    c->arch.phy[MII_PHYSID1] = 0x0141;
+    c->arch.phy[MII_PHYSID2] = 0x0cb1;
+    c->arch.phy[MII_ADVERTISE] = 0x0de1;
+    c->arch.phy[MII_NPAGE] = 0x2001;
+    c->arch.phy[MII_CTRL1000] = 0x0300;
+    c->arch.phy[MII_ESTATUS] = 0x3000;
+    c->arch.phy_paged[0][PHY_SPEC_CTRL - 16] = 0x0060;
     /* Power-on: the PHY negotiates with whatever is on the wire. */
-    c->autoneg_running = false;
+    c->arch.autoneg_running = false;
     link_restart(c);
 }
 
 static void bmcr_write(E1000EPPCore *c, uint16_t val)
 {
-    uint16_t old = c->phy[MII_BMCR];
+    uint16_t old = c->arch.phy[MII_BMCR];
     bool restart;
 
     /* RESET and ANRESTART are self-clearing (IEEE 802.3 clause 22). */
-    c->phy[MII_BMCR] = val & ~(BMCR_RESET | BMCR_ANRESTART);
+    c->arch.phy[MII_BMCR] = val & ~(BMCR_RESET | BMCR_ANRESTART);
 
     if (val & BMCR_ISOLATE) {
         e1000e_pp_log(c, E1000E_PP_LOG_UNIMP, MDIC,
@@ -253,11 +253,11 @@ static void phy_write(E1000EPPCore *c, unsigned reg, uint16_t val)
     case MII_ESTATUS:
         break;      /* read-only */
     case PHY_PAGE_SELECT:
-        c->phy[PHY_PAGE_SELECT] = val;
-        c->phy_page = val % E1000E_PP_PHY_PAGES;
+        c->arch.phy[PHY_PAGE_SELECT] = val;
+        c->arch.phy_page = val % E1000E_PP_PHY_PAGES;
         break;
     default:
-        if (reg == PHY_SPEC_STATUS && c->phy_page == 0) {
+        if (reg == PHY_SPEC_STATUS && c->arch.phy_page == 0) {
             break;  /* read-only status */
         }
         *phy_reg(c, reg) = val;

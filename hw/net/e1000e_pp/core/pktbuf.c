@@ -38,7 +38,7 @@ static void send_pause(E1000EPPCore *c, uint16_t quanta)
  */
 static void flow_control(E1000EPPCore *c)
 {
-    E1000EPPPktBuf *pb = &c->pktbuf;
+    E1000EPPPktBuf *pb = &c->arch.pktbuf;
     uint32_t high = REG(c, FCRTH) & 0xfff8, low = REG(c, FCRTL) & 0xfff8;
 
     if (!(REG(c, CTRL) & CTRL_TFCE) || !high) {
@@ -64,7 +64,7 @@ static void flow_control(E1000EPPCore *c)
 void e1000e_pp_pktbuf_push(E1000EPPCore *c, const RxFrame *fr,
                            size_t wire_len, uint32_t done)
 {
-    E1000EPPPktBuf *pb = &c->pktbuf;
+    E1000EPPPktBuf *pb = &c->arch.pktbuf;
     E1000EPPRxQueued *q = &pb->q[(pb->head + pb->count) %
                                  E1000E_PP_PKTBUF_FRAMES];
     uint32_t w = pb->write;
@@ -95,7 +95,7 @@ void e1000e_pp_pktbuf_push(E1000EPPCore *c, const RxFrame *fr,
  */
 bool e1000e_pp_pktbuf_peek(E1000EPPCore *c, RxFrame *fr, uint32_t **done)
 {
-    E1000EPPPktBuf *pb = &c->pktbuf;
+    E1000EPPPktBuf *pb = &c->arch.pktbuf;
     E1000EPPRxQueued *q;
     uint32_t first;
 
@@ -115,7 +115,7 @@ bool e1000e_pp_pktbuf_peek(E1000EPPCore *c, RxFrame *fr, uint32_t **done)
 
 void e1000e_pp_pktbuf_pop(E1000EPPCore *c)
 {
-    E1000EPPPktBuf *pb = &c->pktbuf;
+    E1000EPPPktBuf *pb = &c->arch.pktbuf;
 
     pb->used -= pb->q[pb->head].charge;
     pb->head = (pb->head + 1) % E1000E_PP_PKTBUF_FRAMES;
@@ -129,10 +129,10 @@ void e1000e_pp_pktbuf_pop(E1000EPPCore *c)
 
 void e1000e_pp_pktbuf_reset(E1000EPPCore *c)
 {
-    E1000EPPPktBuf *pb = &c->pktbuf;
+    E1000EPPPktBuf *pb = &c->arch.pktbuf;
 
     /* A reset empties the packet buffer; account for what was lost. */
-    c->rxstat.flushed += pb->count;
+    c->obs.rxstat.flushed += pb->count;
     pb->head = pb->count = 0;
     pb->write = pb->used = 0;
     pb->xoff_sent = false;

@@ -15,7 +15,7 @@
 
 unsigned e1000e_pp_power_set(E1000EPPCore *c, unsigned state)
 {
-    unsigned from = c->power;
+    unsigned from = c->arch.power;
 
     if (state != E1000E_PP_D0 && state != E1000E_PP_D3HOT) {
         /* D1/D2: not supported, so the write leaves the state as it was. */
@@ -31,9 +31,9 @@ unsigned e1000e_pp_power_set(E1000EPPCore *c, unsigned state)
     if (state == E1000E_PP_D3HOT) {
         /* A function in D3hot signals nothing: INTx goes low now. */
         e1000e_pp_intr_reset(c);
-        c->power = state;
+        c->arch.power = state;
     } else {
-        c->power = state;
+        c->arch.power = state;
         e1000e_pp_function_reset(c, false);
     }
     e1000e_pp_leave(c);

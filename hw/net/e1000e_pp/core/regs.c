@@ -299,7 +299,7 @@ static void reg_unimplemented(E1000EPPCore *c, const RegInfo *ri,
 {
     /* The entry points take any offset; only BAR0's dwords are listed. */
     if (off < REG_SPACE_BYTES) {
-        c->unimp_seen[off >> 7] |= 1u << ((off >> 2) & 31);
+        c->obs.unimp_seen[off >> 7] |= 1u << ((off >> 2) & 31);
     }
     if (ri) {
         e1000e_pp_log(c, E1000E_PP_LOG_UNIMP, off,
@@ -324,7 +324,7 @@ size_t e1000e_pp_unimplemented(E1000EPPCore *c, char *buf, size_t size)
     for (off = 0; off < REG_SPACE_BYTES; off += 4) {
         const RegInfo *ri;
 
-        if (!(c->unimp_seen[off >> 7] & (1u << ((off >> 2) & 31)))) {
+        if (!(c->obs.unimp_seen[off >> 7] & (1u << ((off >> 2) & 31)))) {
             continue;
         }
         ri = e1000e_pp_reg_lookup(off);
@@ -336,7 +336,7 @@ size_t e1000e_pp_unimplemented(E1000EPPCore *c, char *buf, size_t size)
 
 static uint32_t reg_read(E1000EPPCore *c, const RegInfo *ri, uint32_t off)
 {
-    uint32_t *r = &c->regs[off >> 2];
+    uint32_t *r = &c->arch.regs[off >> 2];
     uint32_t val = *r;
 
     if (ri->read) {
@@ -401,7 +401,7 @@ uint32_t e1000e_pp_read(E1000EPPCore *c, uint32_t offset)
 static void reg_write(E1000EPPCore *c, const RegInfo *ri, uint32_t off,
                       uint32_t value)
 {
-    uint32_t *r = &c->regs[(ri->target && ri->access != REG_ALIAS ?
+    uint32_t *r = &c->arch.regs[(ri->target && ri->access != REG_ALIAS ?
                             ri->target : off) >> 2];
     uint32_t old = *r;
 
@@ -444,9 +444,9 @@ void e1000e_pp_write(E1000EPPCore *c, uint32_t offset, uint32_t value)
     if (c->plat->trace_reg) {
         c->plat->trace_reg(c->opaque, 1, ri ? ri->name : "?", off, value);
     }
-    if (c->resetting) {
+    if (c->arch.resetting) {
         /* The driver should wait for CTRL.RST to finish: listed. */
-        c->reset_accesses++;
+        c->obs.reset_accesses++;
         e1000e_pp_event(c, "write-during-reset", off, value);
     }
     if (!ri || ri->access == REG_UNIMP) {
@@ -468,36 +468,36 @@ void e1000e_pp_write(E1000EPPCore *c, uint32_t offset, uint32_t value)
 
 uint32_t e1000e_pp_io_read(E1000EPPCore *c, uint32_t port)
 {
-    if (port == IODATA_PORT && c->ioaddr < REG_SPACE_BYTES) {
-        return e1000e_pp_read(c, c->ioaddr);
+    if (port == IODATA_PORT && c->arch.ioaddr < REG_SPACE_BYTES) {
+        return e1000e_pp_read(c, c->arch.ioaddr);
     }
     if (!e1000e_pp_power_d0(c, "io-read", port)) {
         return UINT32_MAX;
     }
     if (port == IOADDR_PORT) {
-        return c->ioaddr;
+        return c->arch.ioaddr;
     }
     if (port == IODATA_PORT) {
         e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, IO_LOG_SLOT,
-                      "IODATA read, IOADDR 0x%x is not a CSR", c->ioaddr);
+                      "IODATA read, IOADDR 0x%x is not a CSR", c->arch.ioaddr);
         return 0;
     }
-    return e1000e_pp_read(c, c->ioaddr);
+    return e1000e_pp_read(c, c->arch.ioaddr);
 }
 
 void e1000e_pp_io_write(E1000EPPCore *c, uint32_t port, uint32_t value)
 {
-    if (port == IODATA_PORT && c->ioaddr < REG_SPACE_BYTES) {
-        e1000e_pp_write(c, c->ioaddr, value);
+    if (port == IODATA_PORT && c->arch.ioaddr < REG_SPACE_BYTES) {
+        e1000e_pp_write(c, c->arch.ioaddr, value);
         return;
     }
     if (!e1000e_pp_power_d0(c, "io-write", port)) {
         return;
     }
     if (port == IOADDR_PORT) {
-        c->ioaddr = value;
+        c->arch.ioaddr = value;
     } else if (port == IODATA_PORT) {
         e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, IO_LOG_SLOT,
-                      "IODATA write, IOADDR 0x%x is not a CSR", c->ioaddr);
+                      "IODATA write, IOADDR 0x%x is not a CSR", c->arch.ioaddr);
     }
 }

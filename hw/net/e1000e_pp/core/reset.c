@@ -32,11 +32,11 @@ static void regs_reset(E1000EPPCore *c, bool keep_pba, bool keep_wake)
     for (i = 0; i < ARRAY_LEN(sticky_wake); i++) {
         wake[i] = REG(c, sticky_wake[i]);
     }
-    memset(c->regs, 0, sizeof(c->regs));
+    memset(c->arch.regs, 0, sizeof(c->arch.regs));
     for (i = 0; i < e1000e_pp_reg_table_len; i++) {
         const RegInfo *ri = &e1000e_pp_reg_table[i];
         for (n = 0; n < ri->count; n++) {
-            c->regs[e1000e_pp_reg_element(ri, n) >> 2] = ri->reset;
+            c->arch.regs[e1000e_pp_reg_element(ri, n) >> 2] = ri->reset;
         }
     }
     /* CTRL.RST keeps the PBA split (docs/fidelity.md: a model choice). */
@@ -65,26 +65,26 @@ void e1000e_pp_mac_reset(E1000EPPCore *c, bool software, bool keep_wake)
     e1000e_pp_tx_reset(c);
     e1000e_pp_rx_reset(c);
     c->work &= ~WORK_ENGINES;
-    c->tx_halted = false;
-    c->tx_paused = false;
+    c->arch.tx_halted = false;
+    c->arch.tx_paused = false;
     e1000e_pp_timesync_reset(c);
     /* RAR0 comes from the NVM MAC address (§7.1.1.1). */
-    REG(c, RAL(0)) = get_le32(c->perm_mac);
-    REG(c, RAH(0)) = get_le16(c->perm_mac + 4) | RAH_AV;
+    REG(c, RAL(0)) = get_le32(c->arch.perm_mac);
+    REG(c, RAH(0)) = get_le16(c->arch.perm_mac + 4) | RAH_AV;
     if (software && c->cfg.reset_ns) {
-        c->resetting = true;
+        c->arch.resetting = true;
         REG(c, EECD) &= ~EECD_AUTO_RD;
         e1000e_pp_arm(c, E1000E_PP_TIMER_RESET, (int64_t)c->cfg.reset_ns);
         return;
     }
-    c->resetting = false;
+    c->arch.resetting = false;
     e1000e_pp_nvm_reload(c);
 }
 
 /* The CTRL.RST window is over: the NVM reload follows. */
 void e1000e_pp_reset_done(E1000EPPCore *c)
 {
-    c->resetting = false;
+    c->arch.resetting = false;
     e1000e_pp_nvm_reload(c);
     e1000e_pp_schedule(c, WORK_ENGINES);
 }
@@ -92,8 +92,8 @@ void e1000e_pp_reset_done(E1000EPPCore *c)
 /* Power-on and D3hot->D0: the MAC, then the PHY (§4.6.1). */
 void e1000e_pp_function_reset(E1000EPPCore *c, bool power_on)
 {
-    memset(c->logged, 0, sizeof(c->logged));
-    c->ioaddr = 0;
+    memset(c->obs.logged, 0, sizeof(c->obs.logged));
+    c->arch.ioaddr = 0;
     e1000e_pp_mac_reset(c, false, !power_on);
     /* The PHY's link change lands in the fresh ICR, with IMS = 0. */
     e1000e_pp_phy_reset(c);

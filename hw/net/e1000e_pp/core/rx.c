@@ -29,7 +29,7 @@ static bool rx_mac_ready(E1000EPPCore *c)
     uint32_t rctl = REG(c, RCTL);
 
     /* The PHY's loopback already counts as link up (phy.c). */
-    return (rctl & RCTL_EN) && !c->resetting &&
+    return (rctl & RCTL_EN) && !c->arch.resetting &&
            (e1000e_pp_link_up(c) ||
             ((rctl & RCTL_LBM_MASK) >> RCTL_LBM_SHIFT) == 1);
 }
@@ -40,7 +40,7 @@ static bool rx_mac_ready(E1000EPPCore *c)
  */
 static bool rx_dma_allowed(E1000EPPCore *c)
 {
-    return c->bus_master && c->power == E1000E_PP_D0 &&
+    return c->arch.bus_master && c->arch.power == E1000E_PP_D0 &&
            !(REG(c, CTRL) & CTRL_GIO_MASTER_DISABLE);
 }
 
@@ -52,7 +52,7 @@ static bool rx_dma_ready(E1000EPPCore *c)
 bool e1000e_pp_can_receive(E1000EPPCore *c)
 {
     /* A sleeping function takes (and drops) what the wire brings. */
-    if (!c->cfg.rx_backpressure || c->power != E1000E_PP_D0) {
+    if (!c->cfg.rx_backpressure || c->arch.power != E1000E_PP_D0) {
         /* Like the wire: frames keep coming and are counted or dropped. */
         return true;
     }
@@ -84,17 +84,17 @@ static void rx_moved(E1000EPPCore *c, bool complete)
 {
     e1000e_pp_cover_moved(c, complete);
     if (complete) {
-        c->rxstat.delivered++;
+        c->obs.rxstat.delivered++;
         e1000e_pp_rx_delay_start(c);
         e1000e_pp_rxcache_prefetch(c);
-    } else if (c->rxwb.count) {
+    } else if (c->arch.rxwb.count) {
         e1000e_pp_rx_delay_start(c);
     }
 }
 
 void e1000e_pp_rx_drain(E1000EPPCore *c)
 {
-    E1000EPPRxCache *rc = &c->rxcache;
+    E1000EPPRxCache *rc = &c->arch.rxcache;
     uint32_t *done;
     unsigned guard;
     RxFrame fr;
@@ -162,12 +162,12 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
     fr.len = 0;
     memset(&fr.info, 0, sizeof(fr.info));
     if (!rx_mac_ready(c)) {
-        c->rxstat.not_ready++;
+        c->obs.rxstat.not_ready++;
         rx_trace(c, len, 0, "receiver not ready");
         return true;
     }
     if (len < ETH_HLEN) {
-        c->rxstat.undersize++;
+        c->obs.rxstat.undersize++;
         e1000e_pp_stat_inc(c, RUC);
         rx_trace(c, len, 0, "runt");
         return true;
@@ -181,14 +181,14 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
     if ((REG(c, CTRL) & CTRL_RFCE) &&
         e1000e_pp_pause_received(c, frame, len)) {
         e1000e_pp_stats_rx_total(c, wire_len);
-        c->rxstat.filtered++;
+        c->obs.rxstat.filtered++;
         rx_trace(c, len, 0, "PAUSE frame, discarded (RCTL.DPF)");
         return true;
     }
     if (!e1000e_pp_rx_address_match(c, frame) ||
         (tagged && !e1000e_pp_rx_vlan_match(c, get_be16(frame + 14)))) {
         e1000e_pp_stats_rx_total(c, wire_len);
-        c->rxstat.filtered++;
+        c->obs.rxstat.filtered++;
         rx_trace(c, len, 0, "filtered");
         return true;
     }
@@ -205,13 +205,13 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
     /* Length and frame errors count after the filters (errinj.c). */
     if (wire_len > max && !e1000e_pp_rx_keep_long(c, wire_len)) {
         e1000e_pp_stats_rx_total(c, wire_len);
-        c->rxstat.oversize++;
+        c->obs.rxstat.oversize++;
         rx_trace(c, len, 0, "oversize");
         return true;
     }
     if (inj && e1000e_pp_errinj_drop(c)) {
         e1000e_pp_stats_rx_total(c, wire_len);
-        c->rxstat.errored++;
+        c->obs.rxstat.errored++;
         rx_trace(c, len, 0, "frame error");
         return true;
     }
@@ -293,7 +293,7 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
         return true;
     }
     /* The packet buffer overflowed: MPC and ICR.RXO */
-    c->rxstat.missed++;
+    c->obs.rxstat.missed++;
     e1000e_pp_cover(c, SIT_MPC);
     e1000e_pp_stat_inc(c, MPC);
     e1000e_pp_stat_inc(c, ICRXOC);
@@ -307,19 +307,19 @@ bool e1000e_pp_rx_wire(E1000EPPCore *c, const uint8_t *frame, size_t len)
 {
     bool taken;
 
-    c->rxstat.offered++;
-    if (c->power != E1000E_PP_D0) {
+    c->obs.rxstat.offered++;
+    if (c->arch.power != E1000E_PP_D0) {
         /* Asleep: only a wake filter listens; nothing is stored. */
         if (e1000e_pp_wake_event(c, e1000e_pp_wake_frame(c, frame, len))) {
-            c->rxstat.wake++;
+            c->obs.rxstat.wake++;
         } else {
-            c->rxstat.not_ready++;
+            c->obs.rxstat.not_ready++;
         }
         return true;
     }
     if (e1000e_pp_phy_loopback(c)) {
         /* In PHY loopback the line side is not listened to. */
-        c->rxstat.not_ready++;
+        c->obs.rxstat.not_ready++;
         return true;
     }
     if (REG(c, WUC) & WUC_APME) {
@@ -335,7 +335,7 @@ bool e1000e_pp_rx_wire(E1000EPPCore *c, const uint8_t *frame, size_t len)
         e1000e_pp_errinj_end(c, taken);
     }
     if (!taken) {
-        c->rxstat.offered--;    /* not taken: QEMU offers it again */
+        c->obs.rxstat.offered--;    /* not taken: QEMU offers it again */
     }
     return taken;
 }
@@ -343,10 +343,10 @@ bool e1000e_pp_rx_wire(E1000EPPCore *c, const uint8_t *frame, size_t len)
 bool e1000e_pp_rx_loopback(E1000EPPCore *c, const uint8_t *frame,
                            size_t len)
 {
-    c->rxstat.offered++;
+    c->obs.rxstat.offered++;
     if (!rx_accept(c, frame, len, false)) {
         /* Nothing upstream can hold a looped-back frame. */
-        c->rxstat.missed++;
+        c->obs.rxstat.missed++;
         e1000e_pp_stat_inc(c, MPC);
         return false;
     }
@@ -383,6 +383,6 @@ void e1000e_pp_rx_reset(E1000EPPCore *c)
 {
     e1000e_pp_pktbuf_reset(c);
     e1000e_pp_rxcache_ring_set(c, RDLEN, 0, 0);
-    c->rxcache.fetch_pending = false;
-    c->rxdmt_low = false;
+    c->arch.rxcache.fetch_pending = false;
+    c->arch.rxdmt_low = false;
 }

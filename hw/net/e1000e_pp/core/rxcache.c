@@ -65,22 +65,22 @@ uint32_t e1000e_pp_rx_ring_free(E1000EPPCore *c)
 
 void e1000e_pp_rxcache_clear(E1000EPPCore *c)
 {
-    c->rxcache.head = c->rxcache.count = 0;
+    c->arch.rxcache.head = c->arch.rxcache.count = 0;
 }
 
 /* The ring is set up again: forget what was fetched and posted. */
 void e1000e_pp_rxcache_ring_set(E1000EPPCore *c, uint32_t off, uint32_t val,
                                 uint32_t old)
 {
-    E1000EPPRxCache *rc = &c->rxcache;
+    E1000EPPRxSlots *rs = &c->obs.rxslots;
 
     e1000e_pp_rxcache_clear(c);
     /* Every slot forgets its buffer: 0 never matches after a wrap. */
-    if (++rc->gen == 0) {
-        memset(rc->last_gen, 0, sizeof(rc->last_gen));
-        rc->gen = 1;
+    if (++rs->gen == 0) {
+        memset(rs->last_gen, 0, sizeof(rs->last_gen));
+        rs->gen = 1;
     }
-    rc->buf_new = rc->buf_reposted = 0;
+    rs->buf_new = rs->buf_reposted = 0;
 }
 
 /*
@@ -97,19 +97,19 @@ void e1000e_pp_rdh_write(E1000EPPCore *c, uint32_t off, uint32_t val,
  * Issue 12: is this slot's buffer new, or the one posted there last
  * since the ring was set up (last_gen == gen)?
  */
-static void track_buffer(E1000EPPRxCache *rc, uint32_t slot, uint64_t addr)
+static void track_buffer(E1000EPPRxSlots *rs, uint32_t slot, uint64_t addr)
 {
     if (slot >= E1000E_PP_RX_SLOTS) {
-        rc->buf_new++;          /* not tracked (docs/fidelity.md) */
+        rs->buf_new++;          /* not tracked (docs/fidelity.md) */
         return;
     }
-    if (rc->last_gen[slot] == rc->gen && rc->last_addr[slot] == addr) {
-        rc->buf_reposted++;
+    if (rs->last_gen[slot] == rs->gen && rs->last_addr[slot] == addr) {
+        rs->buf_reposted++;
         return;
     }
-    rc->buf_new++;
-    rc->last_gen[slot] = rc->gen;
-    rc->last_addr[slot] = addr;
+    rs->buf_new++;
+    rs->last_gen[slot] = rs->gen;
+    rs->last_addr[slot] = addr;
 }
 
 static uint8_t *entry(E1000EPPRxCache *rc, unsigned i, unsigned dsz)
@@ -124,7 +124,7 @@ static uint8_t *entry(E1000EPPRxCache *rc, unsigned i, unsigned dsz)
  */
 static void fetch(E1000EPPCore *c, unsigned want)
 {
-    E1000EPPRxCache *rc = &c->rxcache;
+    E1000EPPRxCache *rc = &c->arch.rxcache;
     unsigned du = e1000e_pp_rx_desc_units(e1000e_pp_rx_format(c));
     unsigned dsz = 16 * du, room = cache_size(c), k, first, i;
     uint32_t n = e1000e_pp_rx_ring_units(c), host = e1000e_pp_rx_ring_free(c);
@@ -167,7 +167,7 @@ static void fetch(E1000EPPCore *c, unsigned want)
             d = entry(rc, rc->count + i, dsz);
             memcpy(d, tmp + i * dsz, dsz);
         }
-        track_buffer(rc, slot, get_le64(d));
+        track_buffer(&c->obs.rxslots, slot, get_le64(d));
         slot = slot + 1 == n / du ? 0 : slot + 1;
     }
     rc->count += k;
@@ -180,8 +180,8 @@ static void fetch(E1000EPPCore *c, unsigned want)
  */
 void e1000e_pp_rxcache_fetch_pending(E1000EPPCore *c)
 {
-    c->rxcache.fetch_pending = false;
-    if (!c->rxcache.count) {
+    c->arch.rxcache.fetch_pending = false;
+    if (!c->arch.rxcache.count) {
         fetch(c, E1000E_PP_RX_CACHE);
     } else {
         e1000e_pp_rxcache_prefetch(c);
@@ -194,7 +194,7 @@ void e1000e_pp_rxcache_fetch_pending(E1000EPPCore *c)
  */
 unsigned e1000e_pp_rxcache_avail(E1000EPPCore *c)
 {
-    E1000EPPRxCache *rc = &c->rxcache;
+    E1000EPPRxCache *rc = &c->arch.rxcache;
     uint32_t host = e1000e_pp_rx_ring_free(c);
 
     /*
@@ -228,12 +228,12 @@ void e1000e_pp_rxcache_prefetch_slow(E1000EPPCore *c)
     dsz = 16 * e1000e_pp_rx_desc_units(e1000e_pp_rx_format(c));
     pthresh = e1000e_pp_dctl_thresh(dctl, 0, dsz);
     hthresh = e1000e_pp_dctl_thresh(dctl, 8, dsz);
-    if (c->rxcache.count >= pthresh) {
+    if (c->arch.rxcache.count >= pthresh) {
         return;
     }
     host = e1000e_pp_rx_ring_free(c);
-    if (host > c->rxcache.count &&
-        host - c->rxcache.count >= (hthresh ? hthresh : 1)) {
+    if (host > c->arch.rxcache.count &&
+        host - c->arch.rxcache.count >= (hthresh ? hthresh : 1)) {
         fetch(c, E1000E_PP_RX_CACHE);
     }
 }

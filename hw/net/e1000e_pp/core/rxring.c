@@ -54,15 +54,15 @@ size_t e1000e_pp_rx_buf_size(E1000EPPCore *c)
     uint32_t rctl = REG(c, RCTL);
     size_t size;
 
-    if (c->rx_bsize && c->rx_bsize_rctl == rctl) {
-        return c->rx_bsize;
+    if (c->arch.rx_bsize && c->arch.rx_bsize_rctl == rctl) {
+        return c->arch.rx_bsize;
     }
     size = buf_size(c, rctl);
     if (!size) {
         return 2048;
     }
-    c->rx_bsize_rctl = rctl;
-    c->rx_bsize = (uint32_t)size;
+    c->arch.rx_bsize_rctl = rctl;
+    c->arch.rx_bsize = (uint32_t)size;
     return size;
 }
 
@@ -173,7 +173,7 @@ static size_t frame_dma(E1000EPPCore *c, const RxFrame *fr, size_t off,
 static void data_fault(E1000EPPCore *c, uint64_t addr, size_t bad,
                        size_t lost)
 {
-    e1000e_pp_dma_fault(c, "rx-data", REG(c, RDH) / (c->rxcache.dsz / 16),
+    e1000e_pp_dma_fault(c, "rx-data", REG(c, RDH) / (c->arch.rxcache.dsz / 16),
                         addr, (uint32_t)bad, (uint32_t)lost, true);
 }
 
@@ -208,12 +208,12 @@ static void wb_put(E1000EPPCore *c, const uint8_t *d, size_t size,
     uint64_t daddr = e1000e_pp_rx_ring_base(c) + (uint64_t)REG(c, RDH) * 16;
     bool now = threshold <= 1 || !(REG(c, RDTR) & 0xffff);
 
-    if (now && !c->rxwb.count) {
+    if (now && !c->arch.rxwb.count) {
         e1000e_pp_rx_wb_write(c, daddr, d, size);
         return;
     }
     e1000e_pp_rx_wb_queue(c, daddr, d, size);
-    if (now || c->rxwb.count >= threshold) {
+    if (now || c->arch.rxwb.count >= threshold) {
         e1000e_pp_rx_wb_flush(c);
     }
 }
@@ -273,7 +273,7 @@ static void null_descriptor(E1000EPPCore *c, RxFormat f, uint8_t *d,
                             unsigned threshold)
 {
     d[f == RX_LEGACY ? 12 : 8] |= RXD_STAT_DD;
-    c->rxcache.null_desc++;
+    c->obs.rxslots.null_desc++;
     e1000e_pp_cover(c, SIT_NULL_DESC);
     wb_put(c, d, 16, threshold);
     e1000e_pp_rxcache_pop(c);
@@ -408,11 +408,11 @@ static void check_min_threshold(E1000EPPCore *c, RxFormat f)
     free = (t >= h ? t - h : units - h + t) / du;
     low = rdmts < 3 && free <= (n >> (rdmts + 1));
     /* RXDMT0 when free descriptors fall to 1/2, 1/4 or 1/8 (RCTL.RDMTS). */
-    if (low && !c->rxdmt_low) {
+    if (low && !c->arch.rxdmt_low) {
         e1000e_pp_stat_inc(c, ICRXDMTC);
         e1000e_pp_raise(c, ICR_RXDMT0);
     }
-    c->rxdmt_low = low;
+    c->arch.rxdmt_low = low;
 }
 
 /*

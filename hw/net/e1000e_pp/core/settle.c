@@ -58,7 +58,7 @@ void e1000e_pp_settle(E1000EPPCore *c)
 bool e1000e_pp_enter(E1000EPPCore *c, uint32_t off, const char *what)
 {
     if (c->depth) {
-        c->reentries++;
+        c->obs.reentries++;
         e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, off,
                       "%s of 0x%05x while the device is busy (its own DMA "
                       "aimed at BAR0?): ignored", what, off);

@@ -17,12 +17,12 @@
 static uint64_t systim_at_rate(E1000EPPCore *c, uint32_t inca)
 {
     uint64_t ip = inca >> TIMINCA_IP_SHIFT, iv = inca & TIMINCA_IV_MASK;
-    int64_t elapsed = c->plat->now_ns(c->opaque) - c->systim_base_ns;
+    int64_t elapsed = c->plat->now_ns(c->opaque) - c->arch.systim_base_ns;
 
     if (!ip || !iv || elapsed <= 0) {
-        return c->systim_base;
+        return c->arch.systim_base;
     }
-    return c->systim_base +
+    return c->arch.systim_base +
            (uint64_t)(elapsed / (SYSTIM_TICK_NS * (int64_t)ip)) * iv;
 }
 
@@ -33,14 +33,14 @@ static uint64_t systim_now(E1000EPPCore *c)
 
 static void systim_rebase(E1000EPPCore *c, uint64_t value)
 {
-    c->systim_base = value;
-    c->systim_base_ns = c->plat->now_ns(c->opaque);
+    c->arch.systim_base = value;
+    c->arch.systim_base_ns = c->plat->now_ns(c->opaque);
 }
 
 void e1000e_pp_timesync_reset(E1000EPPCore *c)
 {
     systim_rebase(c, 0);
-    c->systimh_latch = 0;
+    c->arch.systimh_latch = 0;
 }
 
 /* RXSTMPH / TXSTMPH: reading the high half frees the latch (clears VALID). */
@@ -171,13 +171,13 @@ uint32_t e1000e_pp_systiml_read(E1000EPPCore *c, uint32_t off)
 {
     uint64_t now = systim_now(c);
 
-    c->systimh_latch = (uint32_t)(now >> 32);
+    c->arch.systimh_latch = (uint32_t)(now >> 32);
     return (uint32_t)now;
 }
 
 uint32_t e1000e_pp_systimh_read(E1000EPPCore *c, uint32_t off)
 {
-    return c->systimh_latch;
+    return c->arch.systimh_latch;
 }
 
 void e1000e_pp_systim_write(E1000EPPCore *c, uint32_t off, uint32_t val,

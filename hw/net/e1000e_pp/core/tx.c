@@ -34,15 +34,15 @@
 
 static uint8_t *tx_frame(E1000EPPCore *c)
 {
-    return c->txbuf + TX_HEADROOM;
+    return c->arch.txbuf + TX_HEADROOM;
 }
 
 #define TX_ROOM (E1000E_PP_TX_BUF_BYTES - TX_HEADROOM)
 
 void e1000e_pp_tx_reset(E1000EPPCore *c)
 {
-    memset(&c->txctx, 0, sizeof(c->txctx));
-    memset(&c->txpkt, 0, sizeof(c->txpkt));
+    memset(&c->arch.txctx, 0, sizeof(c->arch.txctx));
+    memset(&c->arch.txpkt, 0, sizeof(c->arch.txpkt));
 }
 
 static void tx_trace(E1000EPPCore *c, size_t len, const char *what)
@@ -73,7 +73,7 @@ static void insert_csum(uint8_t *buf, size_t len, size_t start, size_t end,
 /* Put the frame on the wire with the VLAN tag and padding applied. */
 static void tx_emit(E1000EPPCore *c, size_t len)
 {
-    E1000EPPTxPacket *p = &c->txpkt;
+    E1000EPPTxPacket *p = &c->arch.txpkt;
     uint8_t *f = tx_frame(c);
 
     if (len < 14) {
@@ -114,7 +114,7 @@ static void tx_emit(E1000EPPCore *c, size_t len)
 /* Plain packet: offloads from the legacy CSO/CSS or the context. */
 static void tx_finish_plain(E1000EPPCore *c, size_t len)
 {
-    E1000EPPTxPacket *p = &c->txpkt;
+    E1000EPPTxPacket *p = &c->arch.txpkt;
     E1000EPPTxContext *x = &p->ctx;
     uint8_t *f = tx_frame(c);
 
@@ -133,8 +133,8 @@ static void tx_finish_plain(E1000EPPCore *c, size_t len)
 /* One TSO segment: the saved header fixed up, then `pay` payload bytes. */
 static void tx_emit_segment(E1000EPPCore *c, uint32_t pay, bool last)
 {
-    E1000EPPTxPacket *p = &c->txpkt;
-    E1000EPPTxContext *x = &c->txpkt.ctx;
+    E1000EPPTxPacket *p = &c->arch.txpkt;
+    E1000EPPTxContext *x = &c->arch.txpkt.ctx;
     uint8_t *f = tx_frame(c);
     size_t hl = x->hdrlen, len = hl + pay;
     size_t l4 = x->tucss;
@@ -188,8 +188,8 @@ static void tx_emit_segment(E1000EPPCore *c, uint32_t pay, bool last)
  */
 static bool tx_tso_gather(E1000EPPCore *c, uint64_t addr, size_t n)
 {
-    E1000EPPTxPacket *p = &c->txpkt;
-    E1000EPPTxContext *x = &c->txpkt.ctx;
+    E1000EPPTxPacket *p = &c->arch.txpkt;
+    E1000EPPTxContext *x = &c->arch.txpkt.ctx;
 
     while (n) {
         uint8_t *dst;
@@ -211,7 +211,7 @@ static bool tx_tso_gather(E1000EPPCore *c, uint64_t addr, size_t n)
         if (!e1000e_pp_dma_read(c, addr, dst, take)) {
             e1000e_pp_dma_fault(c, "tx-data", REG(c, TDH), addr, 0,
                                 (uint32_t)take, false);
-            c->tx_halted = true;
+            c->arch.tx_halted = true;
             return false;
         }
         if (p->len < x->hdrlen && p->len + take == x->hdrlen &&
@@ -228,13 +228,13 @@ static bool tx_tso_gather(E1000EPPCore *c, uint64_t addr, size_t n)
 
 static void tx_packet_done(E1000EPPCore *c)
 {
-    memset(&c->txpkt, 0, sizeof(c->txpkt));
+    memset(&c->arch.txpkt, 0, sizeof(c->arch.txpkt));
 }
 
 /* Gather one buffer; returns false when the packet must be dropped. */
 static bool tx_gather(E1000EPPCore *c, uint64_t addr, size_t len)
 {
-    E1000EPPTxPacket *p = &c->txpkt;
+    E1000EPPTxPacket *p = &c->arch.txpkt;
 
     if (p->dropping || !len) {
         return true;
@@ -250,7 +250,7 @@ static bool tx_gather(E1000EPPCore *c, uint64_t addr, size_t len)
     if (!e1000e_pp_dma_read(c, addr, tx_frame(c) + p->len, len)) {
         e1000e_pp_dma_fault(c, "tx-data", REG(c, TDH), addr, 0,
                             (uint32_t)len, false);
-        c->tx_halted = true;
+        c->arch.tx_halted = true;
         return false;
     }
     p->len += len;
@@ -259,7 +259,7 @@ static bool tx_gather(E1000EPPCore *c, uint64_t addr, size_t len)
 
 static bool tso_context_valid(E1000EPPCore *c)
 {
-    E1000EPPTxContext *x = &c->txpkt.ctx;
+    E1000EPPTxContext *x = &c->arch.txpkt.ctx;
 
     /* TSO: MSS must exceed 16 and the header fit its 240-byte buffer. */
     if (x->mss <= 16 || !x->hdrlen || x->hdrlen > 240 ||
@@ -276,7 +276,7 @@ static bool tso_context_valid(E1000EPPCore *c)
 
 static void tx_load_context(E1000EPPCore *c, const uint8_t *d)
 {
-    E1000EPPTxContext *x = &c->txctx;
+    E1000EPPTxContext *x = &c->arch.txctx;
 
     x->ipcss = d[0];
     x->ipcso = d[1];
@@ -293,7 +293,7 @@ static void tx_load_context(E1000EPPCore *c, const uint8_t *d)
 /* Process one descriptor; returns whether it asked for a write-back. */
 static bool tx_descriptor(E1000EPPCore *c, uint8_t *d, bool *ide)
 {
-    E1000EPPTxPacket *p = &c->txpkt;
+    E1000EPPTxPacket *p = &c->arch.txpkt;
     uint32_t dw2 = get_le32(d + 8);
     uint8_t cmd = dw2 >> 24;
     bool ext = cmd & TXD_CMD_DEXT;
@@ -318,7 +318,7 @@ static bool tx_descriptor(E1000EPPCore *c, uint8_t *d, bool *ide)
          * offload context the packet uses.
          */
         p->started = true;
-        p->ctx = c->txctx;
+        p->ctx = c->arch.txctx;
         p->vle = cmd & TXD_CMD_VLE;
         p->vlan = get_le16(d + 14);
         if (ext) {
@@ -369,8 +369,8 @@ void e1000e_pp_tx_run(E1000EPPCore *c)
      * PAUSE, or while the tx-hold knob holds the engine (TDH then stops,
      * as in a Tx hang).
      */
-    if (!(REG(c, TCTL) & TCTL_EN) || !c->bus_master || c->tx_halted ||
-        c->resetting || c->tx_hold || c->tx_paused ||
+    if (!(REG(c, TCTL) & TCTL_EN) || !c->arch.bus_master || c->arch.tx_halted ||
+        c->arch.resetting || c->arch.tx_hold || c->arch.tx_paused ||
         (REG(c, CTRL) & CTRL_GIO_MASTER_DISABLE) ||
         !(e1000e_pp_link_up(c) || e1000e_pp_loopback(c))) {
         return;
@@ -407,14 +407,14 @@ void e1000e_pp_tx_run(E1000EPPCore *c)
             e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, TDH,
                           "Tx descriptor read at TDH %u failed; ring stopped",
                           REG(c, TDH));
-            c->tx_halted = true;
+            c->arch.tx_halted = true;
             return;
         }
         /* At most 1 MB per descriptor (the 20-bit length field). */
         dlen = get_le32(d + 8) & 0xfffff;
         c->tx_bytes -= dlen < c->tx_bytes ? dlen : c->tx_bytes;
         wb = tx_descriptor(c, d, &ide);
-        if (c->tx_halted) {
+        if (c->arch.tx_halted) {
             /* The data did not arrive: no DD, the head stays (§ DMA). */
             e1000e_pp_log(c, E1000E_PP_LOG_GUEST_ERROR, TDH,
                           "Tx DMA failed at TDH %u; transmit stopped",
@@ -451,7 +451,7 @@ void e1000e_pp_tctl_write(E1000EPPCore *c, uint32_t off, uint32_t val,
 {
     /* Setting EN restarts an engine a failed DMA stopped. */
     if ((val & TCTL_EN) && !(old & TCTL_EN)) {
-        c->tx_halted = false;
+        c->arch.tx_halted = false;
     }
     e1000e_pp_schedule(c, WORK_TX);
 }

@@ -17,8 +17,8 @@
 
 static bool wake_armed(E1000EPPCore *c)
 {
-    if (c->power == E1000E_PP_D3HOT) {
-        return c->pme_enabled;
+    if (c->arch.power == E1000E_PP_D3HOT) {
+        return c->arch.pme_enabled;
     }
     return REG(c, WUC) & WUC_APME;
 }
@@ -30,7 +30,7 @@ bool e1000e_pp_wake_event(E1000EPPCore *c, uint32_t cause)
         return false;
     }
     REG(c, WUS) |= cause;
-    if (c->power == E1000E_PP_D3HOT) {
+    if (c->arch.power == E1000E_PP_D3HOT) {
         REG(c, WUC) |= WUC_PME_STATUS;
         e1000e_pp_event(c, "pme", WUS, REG(c, WUS));
         if (c->plat->pme) {
@@ -92,5 +92,5 @@ uint32_t e1000e_pp_wake_frame(E1000EPPCore *c, const uint8_t *f, size_t len)
 
 void e1000e_pp_pme_enable(E1000EPPCore *c, bool enabled)
 {
-    c->pme_enabled = enabled;
+    c->arch.pme_enabled = enabled;
 }
