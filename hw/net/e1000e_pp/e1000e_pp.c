@@ -484,13 +484,37 @@ static void e1000e_pp_exit(PCIDevice *d)
     msi_uninit(d);
 }
 
-static void e1000e_pp_reset(DeviceState *dev)
+/*
+ * Resettable: QEMU's RESET_TYPE_COLD (power-on, system reset, the PCI bus
+ * reset and FLR that reach us through device_cold_reset) is the 82574L's
+ * power-on reset: D0, PME_En clear, every register, the PHY and the
+ * wake-up registers back to their reset values. RESET_TYPE_SNAPSHOT_LOAD
+ * does the same before a snapshot's state is loaded over it. CTRL.RST
+ * (a MAC reset) and D3hot->D0 (a function reset) are the device's own:
+ * the core runs them from the guest's register or PMCSR write and QEMU's
+ * reset machinery never sees them (docs/architecture.md).
+ *
+ * No enter phase: the core's reset ends with its settle step, which
+ * lowers INTx, a side effect the enter phase must not have.
+ */
+static void e1000e_pp_reset_hold(Object *obj, ResetType type)
 {
-    E1000EPPState *s = E1000E_PP(dev);
+    E1000EPPState *s = E1000E_PP(obj);
 
     e1000e_pp_power_set(&s->core, E1000E_PP_D0);
     e1000e_pp_pme_enable(&s->core, false);
     e1000e_pp_core_reset(&s->core);
+}
+
+/*
+ * Leaving reset: a bus reset clears COMMAND in the bus's hold phase,
+ * which runs after its devices' hold, so BME is read here; the PHY
+ * starts auto-negotiation on the carrier the netdev reports.
+ */
+static void e1000e_pp_reset_exit(Object *obj, ResetType type)
+{
+    E1000EPPState *s = E1000E_PP(obj);
+
     e1000e_pp_bus_master(&s->core, PCI_DEVICE(s)->config[PCI_COMMAND] &
                          PCI_COMMAND_MASTER);
     e1000e_pp_set_link(&s->core, !qemu_get_queue(s->nic)->link_down);
@@ -515,6 +539,7 @@ static void e1000e_pp_class_init(ObjectClass *klass, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
     PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
+    ResettableClass *rc = RESETTABLE_CLASS(klass);
 
     k->realize = e1000e_pp_realize;
     k->exit = e1000e_pp_exit;
@@ -526,7 +551,8 @@ static void e1000e_pp_class_init(ObjectClass *klass, void *data)
     dc->desc = "Intel 82574L GbE Controller (faithful model for driver "
                "validation)";
     dc->vmsd = &e1000e_pp_vmstate;
-    device_class_set_legacy_reset(dc, e1000e_pp_reset);
+    rc->phases.hold = e1000e_pp_reset_hold;
+    rc->phases.exit = e1000e_pp_reset_exit;
     device_class_set_props(dc, e1000e_pp_properties);
     set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
 }
