@@ -370,6 +370,37 @@ static void run(Harness *h, Input *in)
     }
 }
 
+/*
+ * Every state an input reaches migrates: the validator takes it, and
+ * loaded into a fresh core then saved again it is the same.
+ */
+static void check_migration(Harness *h)
+{
+    static E1000EPPCore *twin;
+    char err[160];
+
+    if (!twin) {
+        twin = malloc(sizeof(*twin));
+    }
+    e1000e_pp_state_presave(h->core);
+    memset(twin, 0, sizeof(*twin));
+    twin->plat = h->core->plat;
+    twin->opaque = h->core->opaque;
+    twin->cfg = h->core->cfg;
+    twin->arch = h->core->arch;
+    twin->saved = h->core->saved;
+    twin->work = h->core->work;
+    if (e1000e_pp_state_postload(twin, err, sizeof(err))) {
+        fprintf(stderr, "refused: %s\n", err);
+        shadow_violation("a reachable state was refused on load", 0, 0);
+    }
+    e1000e_pp_state_presave(twin);
+    if (memcmp(&twin->arch, &h->core->arch, sizeof(twin->arch)) ||
+        memcmp(&twin->saved, &h->core->saved, sizeof(twin->saved))) {
+        shadow_violation("a loaded state saved again differs", 0, 0);
+    }
+}
+
 /* libFuzzer's entry point: one input, one fresh device. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -405,5 +436,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     e1000e_pp_bus_master(h.core, true);
     shadow_snapshot(&h);
     run(&h, &in);
+    check_migration(&h);
     return 0;
 }

@@ -58,6 +58,11 @@ void test_cover_dry_ring_moving_nothing_counts_nothing(void);
 void test_cover_rnbc_and_injected_errors(void);
 void test_cover_fault_record_names_the_frame(void);
 
+/* core-test-migrate.c: save, load into a fresh core, refuse bad state */
+void test_migrate_mid_frame_completes_the_frame_identically(void);
+void test_migrate_pending_delay_timer_fires_at_its_deadline(void);
+void test_migrate_refuses_each_corrupted_field(void);
+
 /* Helpers (core-test.c) */
 Fake *up_device(void);
 uint32_t le32(const uint8_t *p);

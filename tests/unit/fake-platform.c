@@ -186,3 +186,52 @@ void wr(Fake *f, uint32_t off, uint32_t val)
 {
     e1000e_pp_write(f->core, off, val);
 }
+
+Fake *fake_migrate(Fake *f, char *err, size_t size)
+{
+    Fake *g = fake_new_config(&f->core->cfg);
+    unsigned i;
+
+    memcpy(g->mem, f->mem, sizeof(g->mem));
+    g->now = f->now;
+    g->mode = f->mode;
+    g->intx = f->intx;
+    g->intx_raises = f->intx_raises;
+    memcpy(g->vector_count, f->vector_count, sizeof(g->vector_count));
+    for (i = 0; i < f->nframes; i++) {
+        g->frames[i] = f->frames[i];
+    }
+    g->nframes = f->nframes;
+    g->fail_dma = f->fail_dma;
+    g->dma_hits_bar0 = f->dma_hits_bar0;
+    e1000e_pp_state_presave(f->core);
+    g->core->arch = f->core->arch;
+    g->core->saved = f->core->saved;
+    g->core->work = f->core->work;
+    if (e1000e_pp_state_postload(g->core, err, size)) {
+        fake_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+bool fake_same(const Fake *a, const Fake *b)
+{
+    unsigned i;
+
+    if (memcmp(a->mem, b->mem, sizeof(a->mem)) ||
+        memcmp(&a->core->arch, &b->core->arch, sizeof(a->core->arch)) ||
+        memcmp(a->timers, b->timers, sizeof(a->timers)) ||
+        a->intx != b->intx || a->intx_raises != b->intx_raises ||
+        memcmp(a->vector_count, b->vector_count, sizeof(a->vector_count)) ||
+        a->nframes != b->nframes) {
+        return false;
+    }
+    for (i = 0; i < a->nframes; i++) {
+        if (a->frames[i].len != b->frames[i].len ||
+            memcmp(a->frames[i].data, b->frames[i].data, a->frames[i].len)) {
+            return false;
+        }
+    }
+    return true;
+}

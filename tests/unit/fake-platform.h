@@ -49,6 +49,13 @@ void fake_free(Fake *f);
 /* Advance the virtual clock, firing due timers in order. */
 void fake_step(Fake *f, int64_t ns);
 uint32_t rd(Fake *f, uint32_t off);
+/*
+ * Migrate: save f's architectural state, load it into a fresh core with
+ * f's guest memory, clock and line; NULL (err says why) if refused.
+ */
+Fake *fake_migrate(Fake *f, char *err, size_t size);
+/* Everything the guest can see is the same: memory, state, lines, wire. */
+bool fake_same(const Fake *a, const Fake *b);
 void wr(Fake *f, uint32_t off, uint32_t val);
 
 #endif

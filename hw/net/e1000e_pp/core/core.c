@@ -11,7 +11,12 @@
 void e1000e_pp_core_init(E1000EPPCore *c, const E1000EPPPlatform *plat,
                          void *opaque, const E1000EPPConfig *cfg)
 {
+    int t;
+
     memset(c, 0, sizeof(*c));
+    for (t = 0; t < E1000E_PP_TIMER_COUNT; t++) {
+        c->arch.timer_deadline[t] = E1000E_PP_TIMER_OFF;
+    }
     c->plat = plat;
     c->opaque = opaque;
     c->cfg = *cfg;
@@ -63,6 +68,10 @@ void e1000e_pp_bus_master(E1000EPPCore *c, bool enabled)
 
 void e1000e_pp_timer_fired(E1000EPPCore *c, E1000EPPTimer timer)
 {
+    if ((unsigned)timer >= E1000E_PP_TIMER_COUNT) {
+        return;
+    }
+    c->arch.timer_deadline[timer] = E1000E_PP_TIMER_OFF;
     e1000e_pp_begin(c);
     switch (timer) {
     case E1000E_PP_TIMER_AUTO_RD:

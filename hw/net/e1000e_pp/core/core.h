@@ -351,7 +351,8 @@ typedef struct E1000EPPTxPacket {
 
 /*
  * The architectural state: what the 82574L itself holds, everything that
- * decides what the device does next.
+ * decides what the device does next. It migrates (the adapter's
+ * VMStateDescription) and is validated when loaded (state.c).
  */
 typedef struct E1000EPPArch {
     /* The register file, indexed by offset / 4. */
@@ -411,12 +412,17 @@ typedef struct E1000EPPArch {
     /* Held by the race-tooling knobs: the Tx engine, the link. */
     bool tx_hold;
     bool link_knob_down;
+
+    /* When each timer fires, virtual ns; E1000E_PP_TIMER_OFF if idle. */
+    int64_t timer_deadline[E1000E_PP_TIMER_COUNT];
 } E1000EPPArch;
+
+#define E1000E_PP_TIMER_OFF     (-1)
 
 /*
  * The observation state: what the model keeps to report on itself
  * (counters, lists, log-once flags). Nothing the device does depends on
- * it.
+ * it; it does not migrate (docs/architecture.md).
  */
 typedef struct E1000EPPObs {
     E1000EPPRxCounters rxstat;
@@ -444,17 +450,32 @@ typedef struct E1000EPPObs {
     uint64_t nevents;
 } E1000EPPObs;
 
+/*
+ * Set by e1000e_pp_state_presave (state.c): how much of the packet
+ * buffer and of the Tx buffer a migration stream carries.
+ */
+typedef struct E1000EPPSaved {
+    uint32_t pktbuf_frames;
+    uint32_t pktbuf_bytes;
+    uint32_t txbuf_bytes;
+    uint32_t txpkt_len;      /* txpkt.len, whose size_t is host-sized */
+} E1000EPPSaved;
+
 typedef struct E1000EPPCore {
     const E1000EPPPlatform *plat;
     void *opaque;
-    /* Configuration and the test-only knob settings (properties, qom-set). */
+    /*
+     * Configuration and the test-only knob settings (properties, qom-set):
+     * the destination of a migration has its own, from its command line.
+     */
     E1000EPPConfig cfg;
     E1000EPPErrInj errinj;   /* frame errors to put on received frames */
 
     /*
      * Work recorded during an entry point and done by its settle step:
      * engines to run (WORK_* in internal.h), interrupt causes to latch
-     * into ICR and MSI-X causes to try, then one commit.
+     * into ICR and MSI-X causes to try, then one commit. Between entry
+     * points only engine work past a step's budget is left (it migrates).
      */
     uint32_t work;
     uint32_t irq_raise;
@@ -466,6 +487,7 @@ typedef struct E1000EPPCore {
 
     E1000EPPArch arch;
     E1000EPPObs obs;
+    E1000EPPSaved saved;
 } E1000EPPCore;
 
 /*
@@ -541,5 +563,32 @@ void e1000e_pp_bus_master(E1000EPPCore *c, bool enabled);
 
 /* Re-evaluate the interrupt line, e.g. after the IRQ mode changed. */
 void e1000e_pp_irq_update(E1000EPPCore *c);
+
+/*
+ * Migration of the architectural state (state.c). Before saving, presave
+ * puts it in canonical form (the packet buffer's oldest frame at offset
+ * 0, unoccupied bytes zeroed) and sets c->saved. After loading, postload
+ * validates every value that indexes, bounds or sizes something, then
+ * re-arms each timer at its saved deadline; on failure it returns -1
+ * with err naming the field, and the core must not be used.
+ * sizes_ok checks c->saved alone, before the buffers it sizes are read.
+ */
+void e1000e_pp_state_presave(E1000EPPCore *c);
+bool e1000e_pp_state_sizes_ok(const E1000EPPCore *c);
+int e1000e_pp_state_validate(E1000EPPCore *c, char *err, size_t size);
+int e1000e_pp_state_postload(E1000EPPCore *c, char *err, size_t size);
+
+/*
+ * The register file as the stream names it: one span per row of the
+ * register table (aliases excluded), stride in bytes. Returns the number
+ * of rows; fills at most max.
+ */
+typedef struct E1000EPPRegSpan {
+    const char *name;
+    uint32_t offset;
+    uint16_t count;
+    uint16_t stride;
+} E1000EPPRegSpan;
+size_t e1000e_pp_reg_spans(E1000EPPRegSpan *out, size_t max);
 
 #endif

@@ -8,6 +8,7 @@
  */
 
 #include "internal.h"
+#include "coverage.h"
 
 static const char *const names[E1000E_PP_SITUATIONS] = {
     [SIT_FCS_STRADDLE] = "fcs-straddle",

@@ -12,6 +12,8 @@
  */
 
 #include "internal.h"
+#include "coverage.h"
+#include "dma.h"
 
 /* Why a DMA may not go out; logged and counted by the caller. */
 static bool dma_refused(E1000EPPCore *c, uint64_t addr, size_t len)

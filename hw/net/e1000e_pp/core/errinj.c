@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "coverage.h"
 
 /* Legacy RDESC.ERRORS bits (§7.1.4.1); extended: the same in 31:24. */
 #define RXD_ERR_CE      (1u << 0)

@@ -434,7 +434,14 @@ bool e1000e_pp_pktbuf_peek(E1000EPPCore *c, RxFrame *fr, uint32_t **done);
 void e1000e_pp_pktbuf_pop(E1000EPPCore *c);
 void e1000e_pp_pktbuf_reset(E1000EPPCore *c);
 
-/* tx.c */
+/*
+ * tx.c. The Tx buffer keeps TX_HEADROOM bytes before the frame so a
+ * VLAN tag can be inserted; without TSO the 82574 sends at most a 16 KB
+ * packet.
+ */
+#define TX_HEADROOM     4
+#define TX_MAX_PLAIN    16384
+#define TX_ROOM         (E1000E_PP_TX_BUF_BYTES - TX_HEADROOM)
 void e1000e_pp_tdt_write(E1000EPPCore *c, uint32_t off, uint32_t val,
                          uint32_t old);
 void e1000e_pp_tctl_write(E1000EPPCore *c, uint32_t off, uint32_t val,
@@ -511,92 +518,20 @@ static inline unsigned e1000e_pp_wthresh(uint32_t dctl, unsigned desc_bytes)
     return w > E1000E_PP_WB_MAX ? E1000E_PP_WB_MAX : w;
 }
 
+/* The deadline is kept with the state, so a migrated timer is re-armed. */
 static inline void e1000e_pp_arm(E1000EPPCore *c, E1000EPPTimer t,
                                  int64_t delay_ns)
 {
-    c->plat->timer_arm(c->opaque, t, c->plat->now_ns(c->opaque) + delay_ns);
+    int64_t when = c->plat->now_ns(c->opaque) + delay_ns;
+
+    c->arch.timer_deadline[t] = when;
+    c->plat->timer_arm(c->opaque, t, when);
 }
 
 static inline void e1000e_pp_disarm(E1000EPPCore *c, E1000EPPTimer t)
 {
+    c->arch.timer_deadline[t] = E1000E_PP_TIMER_OFF;
     c->plat->timer_cancel(c->opaque, t);
 }
-
-/* dma.c: DMA with the error accounting §"DMA" of docs/fidelity.md gives. */
-bool e1000e_pp_dma_refuse(E1000EPPCore *c, uint64_t addr, size_t len);
-
-/*
- * Inline: several per frame, and the common case is three compares and
- * the host's call; the reasons for a refusal are in dma.c.
- */
-static inline bool e1000e_pp_dma_read(E1000EPPCore *c, uint64_t addr,
-                                      void *buf, size_t len)
-{
-    if (c->arch.power != E1000E_PP_D0 || !c->arch.bus_master ||
-        addr + len < addr) {
-        return e1000e_pp_dma_refuse(c, addr, len);
-    }
-    if (c->plat->dma_read(c->opaque, addr, buf, len)) {
-        c->obs.dma_errors++;
-        return false;
-    }
-    return true;
-}
-
-static inline bool e1000e_pp_dma_write(E1000EPPCore *c, uint64_t addr,
-                                       const void *buf, size_t len)
-{
-    if (c->arch.power != E1000E_PP_D0 || !c->arch.bus_master ||
-        addr + len < addr) {
-        return e1000e_pp_dma_refuse(c, addr, len);
-    }
-    if (c->plat->dma_write(c->opaque, addr, buf, len)) {
-        c->obs.dma_errors++;
-        return false;
-    }
-    return true;
-}
-/* A failed access, recorded in the fault list and traced. */
-void e1000e_pp_dma_fault(E1000EPPCore *c, const char *what, uint32_t desc,
-                         uint64_t addr, uint32_t offset, uint32_t len,
-                         bool write);
-
-/*
- * coverage.c: situation coverage. The engines call e1000e_pp_cover where
- * a situation happens (an increment); the helpers below classify a
- * whole step where that takes a look at the frame or the ring.
- */
-static inline void e1000e_pp_cover(E1000EPPCore *c, E1000EPPSituation s)
-{
-    c->obs.situations[s]++;
-}
-void e1000e_pp_cover_fcs(E1000EPPCore *c, const RxFrame *fr, size_t off);
-void e1000e_pp_cover_offloads(E1000EPPCore *c, const E1000EPPRxInfo *info);
-void e1000e_pp_cover_partial(E1000EPPCore *c);
-
-/* Per chunk and per frame: only the cases that can count leave inline. */
-static inline void e1000e_pp_cover_chunk(E1000EPPCore *c, const RxFrame *fr,
-                                         size_t off, size_t n)
-{
-    if (off && off + n == fr->len && !(REG(c, RCTL) & RCTL_SECRC)) {
-        e1000e_pp_cover_fcs(c, fr, off);
-    }
-}
-static inline void e1000e_pp_cover_rx_info(E1000EPPCore *c,
-                                           const E1000EPPRxInfo *info)
-{
-    if (info->vp ||
-        (info->status & (RXD_STAT_IPCS | RXD_STAT_UDPCS | RXD_STAT_TCPCS))) {
-        e1000e_pp_cover_offloads(c, info);
-    }
-}
-static inline void e1000e_pp_cover_moved(E1000EPPCore *c, bool complete)
-{
-    if (!complete) {
-        e1000e_pp_cover_partial(c);
-    }
-}
-void e1000e_pp_cover_tx(E1000EPPCore *c, bool ixsm, bool txsm, bool tse);
-void e1000e_pp_cover_link(E1000EPPCore *c);
 
 #endif

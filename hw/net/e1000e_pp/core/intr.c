@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "coverage.h"
 
 /* MSI-X causes in IVAR order: RxQ0, RxQ1, TxQ0, TxQ1, Other (§10.2.4.9). */
 static const uint32_t msix_causes[5] = {

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "internal.h"
+#include "coverage.h"
+#include "dma.h"
 
 /* The delay timers count in 1.024 us units. */
 #define DELAY_UNIT_NS   1024

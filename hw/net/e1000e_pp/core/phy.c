@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "coverage.h"
 
 #define PHY_ADDR            1       /* §8.4: the only address on MDIO */
 

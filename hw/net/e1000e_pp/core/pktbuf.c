@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "coverage.h"
 
 /* Flow control frame (802.3 Annex 31B). */
 #define PAUSE_LEN           60

@@ -501,3 +501,25 @@ void e1000e_pp_io_write(E1000EPPCore *c, uint32_t port, uint32_t value)
                       "IODATA write, IOADDR 0x%x is not a CSR", c->arch.ioaddr);
     }
 }
+
+size_t e1000e_pp_reg_spans(E1000EPPRegSpan *out, size_t max)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < e1000e_pp_reg_table_len; i++) {
+        const RegInfo *ri = &e1000e_pp_reg_table[i];
+
+        /* An alias has no storage of its own. */
+        if (ri->access == REG_ALIAS) {
+            continue;
+        }
+        if (n < max) {
+            out[n].name = ri->name;
+            out[n].offset = ri->offset;
+            out[n].count = ri->count;
+            out[n].stride = ri->stride ? ri->stride : 4;
+        }
+        n++;
+    }
+    return n;
+}

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "coverage.h"
 
 static const uint8_t zero_pad[ETH_ZLEN];
 

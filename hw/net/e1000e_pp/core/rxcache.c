@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "dma.h"
 
 static unsigned cache_size(E1000EPPCore *c)
 {

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "internal.h"
+#include "coverage.h"
+#include "dma.h"
 
 #define RXDEXT_ERR_SHIFT    24      /* extended: errors in bits 31:24 */
 #define RXDPS_HDRSTAT_HS    (1u << 15)

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "internal.h"
+#include "coverage.h"
+#include "dma.h"
 
 #define TXD_CMD_EOP     (1u << 0)
 #define TXD_CMD_IC      (1u << 2)   /* legacy: insert checksum */
@@ -27,17 +29,10 @@
 #define TCP_FIN         0x01
 #define TCP_PSH         0x08
 
-/* Bytes kept free before the frame so a VLAN tag can be inserted. */
-#define TX_HEADROOM     4
-/* Without TSO the 82574 sends at most a 16 KB packet. */
-#define TX_MAX_PLAIN    16384
-
 static uint8_t *tx_frame(E1000EPPCore *c)
 {
     return c->arch.txbuf + TX_HEADROOM;
 }
-
-#define TX_ROOM (E1000E_PP_TX_BUF_BYTES - TX_HEADROOM)
 
 void e1000e_pp_tx_reset(E1000EPPCore *c)
 {
