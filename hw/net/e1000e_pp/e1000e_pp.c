@@ -493,7 +493,8 @@ static void e1000e_pp_exit(PCIDevice *d)
  * (a MAC reset) and D3hot->D0 (a function reset) are the device's own:
  * the core runs them from the guest's register or PMCSR write and QEMU's
  * reset machinery never sees them (docs/architecture.md).
- *
+ */
+/*
  * No enter phase: the core's reset ends with its settle step, which
  * lowers INTx, a side effect the enter phase must not have.
  */
@@ -507,9 +508,9 @@ static void e1000e_pp_reset_hold(Object *obj, ResetType type)
 }
 
 /*
- * Leaving reset: a bus reset clears COMMAND in the bus's hold phase,
- * which runs after its devices' hold, so BME is read here; the PHY
- * starts auto-negotiation on the carrier the netdev reports.
+ * Leaving reset: COMMAND has been cleared by the bus's own hold phase
+ * (after ours), so BME is read now; the PHY starts auto-negotiation on
+ * the carrier the netdev reports.
  */
 static void e1000e_pp_reset_exit(Object *obj, ResetType type)
 {
@@ -530,11 +531,6 @@ static const Property e1000e_pp_properties[] = {
                      false),
 };
 
-static const VMStateDescription e1000e_pp_vmstate = {
-    .name = "e1000e-pp",
-    .unmigratable = 1,
-};
-
 static void e1000e_pp_class_init(ObjectClass *klass, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
@@ -550,7 +546,7 @@ static void e1000e_pp_class_init(ObjectClass *klass, void *data)
     k->class_id = PCI_CLASS_NETWORK_ETHERNET;
     dc->desc = "Intel 82574L GbE Controller (faithful model for driver "
                "validation)";
-    dc->vmsd = &e1000e_pp_vmstate;
+    dc->vmsd = e1000e_pp_vmstate_init();
     rc->phases.hold = e1000e_pp_reset_hold;
     rc->phases.exit = e1000e_pp_reset_exit;
     device_class_set_props(dc, e1000e_pp_properties);

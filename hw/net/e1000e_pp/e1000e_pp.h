@@ -39,4 +39,7 @@ struct E1000EPPState {
 /* e1000e_pp_qom.c: rx-* counters, events, unimplemented-registers, knobs */
 void e1000e_pp_add_qom_properties(E1000EPPState *s);
 
+/* e1000e_pp_vmstate.c: the migrated state, built once per class */
+const VMStateDescription *e1000e_pp_vmstate_init(void);
+
 #endif
