@@ -11,6 +11,7 @@
  */
 #include <string.h>
 
+#include "compiler.h"
 #include "internal.h"
 
 #define RXDEXT_ERR_SHIFT    24      /* extended: errors in bits 31:24 */
@@ -138,7 +139,7 @@ static size_t frame_dma(E1000EPPCore *c, const RxFrame *fr, size_t off,
      * Filled before it is read: kept out of the automatic zeroing QEMU
      * builds with (-ftrivial-auto-var-init=zero), 2 KiB on every call.
      */
-    uint8_t gather[RX_GATHER_MAX] __attribute__((uninitialized));
+    uint8_t gather[RX_GATHER_MAX] E1000E_PP_NOINIT;
     size_t have = 0, at = 0;
     unsigned s;
 
