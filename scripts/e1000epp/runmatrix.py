@@ -44,8 +44,9 @@ def add_run_arguments(p):
                    "as JSON to FILE ('-': standard output)")
     p.add_argument("--require-coverage", metavar="LIST",
                    help="comma-separated datapath situations "
-                   "(docs/coverage.md) the run must reach; the run fails "
-                   "naming each one no cell hit")
+                   "(docs/coverage.md) the run must reach, or `all` (every "
+                   "one the driver can produce); the run fails naming "
+                   "each one no cell hit")
     p.add_argument("--traffic-timeout", metavar="SECONDS",
                    type=argtypes.int_range(5, 3600),
                    default=matrix.TRAFFIC_TIMEOUT,
@@ -156,7 +157,7 @@ def add_merge_arguments(p):
                    help="reports written by run --shard I/N")
     p.add_argument("--require-coverage", metavar="LIST",
                    help="comma-separated datapath situations the merged "
-                   "run must reach (docs/coverage.md)")
+                   "run must reach, or `all` (docs/coverage.md)")
 
 
 def _error(e):
@@ -232,6 +233,8 @@ def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
             print(f"boot {key}: {len(group)} cells")
             for c in group:
                 print(f"  {c.name}")
+        for line in matrix.coverage_plan(cells):
+            print(line)
         print(f"{len(cells)} cells, {len(groups)} boots")
         return 0
     from . import matrix_exec
