@@ -69,7 +69,8 @@ def _test_args(p):
                    help="comma-separated subset of %s (default: %s; "
                    "qtest-sanitized runs the qtests against QEMU built "
                    "with AddressSanitizer and UBSan, set up the first time "
-                   "it is asked for)"
+                   "it is asked for; unit-clang builds and runs the unit "
+                   "tests with clang in build/native-clang)"
                    % (",".join(testrun.SUITE_NAMES),
                       ",".join(testrun.DEFAULT_SUITES)))
     _select_arg(p)

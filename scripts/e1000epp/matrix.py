@@ -19,6 +19,13 @@ A cell is one configuration of the guest's driver and the device:
           iommu.strict=1)
   vlan    traffic through eth0.100 (802.1Q, tag stripped/inserted by the NIC)
   cb<N>   module parameter copybreak=N (absent: the driver's default)
+  family  what the cell does beyond its configuration (FAMILIES below:
+          injected frame errors, bursts faster than the guest cleans,
+          the link dropped under traffic); absent: plain traffic
+
+Every cell declares the datapath situations it exists to produce
+(docs/coverage.md); the device's `situations` difference over the cell
+must show each, or the cell fails with "did not produce X".
 
 Cells that differ only in what the guest changes at run time (MTU, ethtool
 features, the module's parameters by reloading it, a VLAN device) share a
@@ -50,26 +57,153 @@ VLAN_ID = 100
 TRAFFIC_TIMEOUT = 120
 
 
+# Device knobs the cells turn, by what they do: the e1000e-pp QOM
+# property names (docs/usage.md), in this one place.
+KNOBS = {
+    "error-crc": "rx-error-crc",
+    "error-symbol": "rx-error-symbol",
+    "error-data": "rx-error-data",
+    "error-oversize": "rx-error-oversize",
+    "link-drop": "link-drop-ms",
+    "fetch-limit": "rx-fetch-limit",
+}
+# Frames marked with an injected error in an error cell's stream.
+ERR_FRAMES = 3
+# A load cell's burst: frames the peer queues at once, peer -> guest
+# (the ring holds 256 descriptors, the packet buffer a few frames).
+BURST_FRAMES = 768
+# The multi-descriptor burst: at MTU 2027 Linux programs packet split
+# with a 128-byte buffer 0 and one 4 KB page (PSRCTL), so a 9000-byte
+# frame (within RCTL.LPE's limit) takes 3 descriptors, and the device
+# fetches at most FETCH_LIMIT descriptors per tail write
+# (rx-fetch-limit): Linux writes RDT every 16 buffers
+# (E1000_RX_BUFFER_WRITE), so each fetch ends one descriptor into a
+# frame (16 = 3 x 5 + 1) while the next frames wait in the packet
+# buffer. (Not at MTU 1500 with rx-all: the driver posts 1522-byte
+# buffers there with BSIZE 2048, and a long frame stored under
+# RCTL.SBP overruns them.)
+LONG_FRAME = 9000
+LONG_FRAMES = 24
+FETCH_LIMIT = 16
+# How long the link-drop cell's cable is out (virtual ms).
+LINK_DROP_MS = 300
+
+# Every counter of `ethtool -S` an error cell moves, zero unless named
+# (Linux e1000e, e1000e_update_stats: rx_errors = RXERRC + CRCERRS +
+# ALGNERRC + RUC + ROC + CEXTERR, rx_length_errors = RUC + ROC,
+# rx_crc_errors = CRCERRS, rx_long_length_errors = ROC; SYMERRS is never
+# read by the driver).
+ERROR_STATS = ("rx_crc_errors", "rx_errors", "rx_length_errors",
+               "rx_long_length_errors")
+
+
+class Family:
+    """What a cell does beyond its configuration: the knob it turns, the
+    guest settings it needs, the traffic it adds and the situations it
+    declares."""
+
+    def __init__(self, name, situations, what, knob=None, rx_all=False,
+                 flow_control=True, burst=None, stats=None,
+                 delivered=False):
+        self.name, self.situations, self.what = name, tuple(situations), what
+        self.knob, self.rx_all, self.flow_control = knob, rx_all, flow_control
+        self.burst = burst              # None, "mtu" or "long"
+        self.stats = dict(stats or {})  # ethtool -S name: frames moved
+        self.delivered = delivered      # marked frames reach the socket
+
+
+def _err(name, knob, situation, stats, rx_all=False):
+    what = (f"{ERR_FRAMES} frames marked by {KNOBS[knob]} in the pattern "
+            "stream" + (", delivered with rx-all on (RCTL.SBP)" if rx_all
+                        else ", none reaching the socket"))
+    return Family(name, [situation], what, knob=knob, rx_all=rx_all,
+                  stats=stats, delivered=rx_all)
+
+
+FAMILIES = {f.name: f for f in (
+    _err("errcrc", "error-crc", "err-crc",
+         {"rx_crc_errors": 1, "rx_errors": 1}),
+    _err("errcrc-rxall", "error-crc", "err-crc",
+         {"rx_crc_errors": 1, "rx_errors": 1}, rx_all=True),
+    _err("errsym", "error-symbol", "err-symbol", {}),
+    _err("errdata", "error-data", "err-data", {"rx_errors": 1}),
+    _err("errlong", "error-oversize", "err-oversize",
+         {"rx_errors": 1, "rx_length_errors": 1,
+          "rx_long_length_errors": 1}),
+    Family("burst", ["rnbc", "mpc"],
+           f"{BURST_FRAMES} frames of MTU + 14 bytes queued at once, flow "
+           "control off (ethtool -A)", flow_control=False, burst="mtu"),
+    Family("burstfc", ["rnbc", "xoff-sent"],
+           f"{BURST_FRAMES} frames of MTU + 14 bytes queued at once, flow "
+           "control on (ethtool -A)", burst="mtu"),
+    Family("longburst", ["ring-dry-midframe", "split-polls"],
+           f"{LONG_FRAMES} frames of {LONG_FRAME} bytes, each over 3 "
+           "packet-split descriptors (the driver discards every "
+           "multi-descriptor frame), the device fetching "
+           f"{FETCH_LIMIT} descriptors per tail write", knob="fetch-limit",
+           burst="long"),
+    Family("linkdrop", ["link-change-traffic"],
+           f"the link dropped for {LINK_DROP_MS} ms (link-drop-ms) during "
+           "the TCP stream peer -> guest", knob="link-drop"),
+)}
+
 class MatrixError(Exception):
     """A user error in a matrix option (bad --only, --shard, report dir)."""
 
 
 class Cell:
-    __slots__ = ("mtu", "crc", "irq", "iommu", "vlan", "copybreak")
+    __slots__ = ("mtu", "crc", "irq", "iommu", "vlan", "copybreak",
+                 "family")
 
     def __init__(self, mtu, crc="strip", irq="msix", iommu="noiommu",
-                 vlan=False, copybreak=None):
+                 vlan=False, copybreak=None, family=None):
         assert mtu in MTUS and crc in CRCS and irq in IRQS and \
-            iommu in IOMMUS
+            iommu in IOMMUS and (family is None or family in FAMILIES)
         self.mtu, self.crc, self.irq, self.iommu = mtu, crc, irq, iommu
         self.vlan, self.copybreak = vlan, copybreak
+        self.family = FAMILIES[family] if family else None
 
     @property
     def name(self):
         return (f"mtu{self.mtu}-{self.crc}-{self.irq}-{self.iommu}" +
                 ("-vlan" if self.vlan else "") +
                 (f"-cb{self.copybreak}" if self.copybreak is not None
-                 else ""))
+                 else "") +
+                (f"-{self.family.name}" if self.family else ""))
+
+    def fcs_kept(self):
+        """The device writes the FCS into host memory (RCTL.SECRC 0)."""
+        return self.crc != "strip"
+
+    def situations(self):
+        """The situations this cell exists to produce (docs/coverage.md),
+        each of which its `situations` difference must show:
+
+          - IP traffic both ways: checksums checked and inserted, TCP
+            sent as TSO (the guest's default offloads);
+          - under MSI-X with the driver's defaults (ITR, RDTR/RADV,
+            RXDCTL.WTHRESH 4): interrupts held by ITR, write-backs
+            going out by threshold and by the delay timer;
+          - above MTU 1500, where Linux programs packet split: the
+            TCP/UDP headers alone in buffer 0;
+          - a VLAN cell: the tag stripped by the NIC (CTRL.VME);
+          - the FCS kept above MTU 1500: pattern frames placing the FCS
+            across two buffers and alone in the last one (lengths from
+            the programmed layout, rxlayout.py);
+          - the family's own (FAMILIES)."""
+        out = ["rx-csum-ip", "rx-csum-tcp", "rx-csum-udp", "tx-csum-ip",
+               "tx-csum-l4", "tso"]
+        if self.irq == "msix" and self.family is None:
+            out += ["irq-throttled", "wb-threshold", "wb-timer"]
+        if self.mtu > 1500:
+            out.append("hdr-split")
+        if self.vlan:
+            out.append("vlan-strip")
+        if self.fcs_kept() and self.mtu > 1500:
+            out += ["fcs-straddle", "fcs-alone"]
+        if self.family:
+            out += [s for s in self.family.situations if s not in out]
+        return tuple(out)
 
     def boot_key(self):
         """What needs a new boot: the kernel command line / device set."""
@@ -105,9 +239,29 @@ class Cell:
         return f"Cell({self.name})"
 
 
-def _grid(mtus, crcs, irqs, iommus, vlans=(False,), cbs=(None,)):
-    return [Cell(m, c, i, o, v, b) for o in iommus for i in irqs
-            for c in crcs for m in mtus for v in vlans for b in cbs]
+def _grid(mtus, crcs, irqs, iommus, vlans=(False,), cbs=(None,),
+          families=(None,)):
+    return [Cell(m, c, i, o, v, b, f) for o in iommus for i in irqs
+            for c in crcs for m in mtus for v in vlans for b in cbs
+            for f in families]
+
+
+def family_cells():
+    """The cells that drive the device's hard situations: every injected
+    error at MTU 1500 (the CRC one also with rx-all and with the FCS
+    kept at a jumbo MTU), bursts with flow control off and on at two
+    MTUs, the multi-buffer burst, the link dropped under traffic at two
+    MTUs."""
+    cells = _grid([1500], ["strip"], ["msix"], ["noiommu"],
+                  families=["errcrc", "errcrc-rxall", "errsym", "errdata",
+                            "errlong"])
+    cells += _grid([2027], ["strip", "keep"], ["msix"], ["noiommu"],
+                   families=["longburst"])
+    cells += _grid([9000], ["keep"], ["msix"], ["noiommu"],
+                   families=["errcrc"])
+    cells += _grid([1500, 9000], ["strip"], ["msix"], ["noiommu"],
+                   families=["burst", "burstfc", "linkdrop"])
+    return cells
 
 
 def default_matrix():
@@ -120,11 +274,14 @@ def default_matrix():
                    ["noiommu"], vlans=[True])
     cells += _grid([1500, 4096], ["strip"], ["msix"], ["noiommu"],
                    cbs=[0, 1024])
+    cells += family_cells()
     return _unique(cells)
 
 
 def reduced_matrix():
-    """The CI matrix (`./e1000e-pp test`): one cell per mechanism."""
+    """The CI matrix (`./e1000e-pp test`): one cell per mechanism and
+    one per situation family (an injected error, a burst with flow
+    control off and on, the multi-buffer burst, the link drop)."""
     return [
         Cell(1500),
         Cell(2027, "keep"),
@@ -135,6 +292,11 @@ def reduced_matrix():
         Cell(1500, "strip", vlan=True),
         Cell(1500, "strip", copybreak=0),
         Cell(4096, "rxfcs", iommu="iommu"),
+        Cell(1500, family="errcrc"),
+        Cell(1500, family="burst"),
+        Cell(9000, family="burstfc"),
+        Cell(2027, family="longburst"),
+        Cell(1500, family="linkdrop"),
     ]
 
 
@@ -148,6 +310,32 @@ def copybreak_matrix():
 
 MATRICES = {"default": default_matrix, "reduced": reduced_matrix,
             "copybreak": copybreak_matrix}
+
+
+def producers(cells):
+    """{situation: [names of the cells that declare it]}, every situation
+    of the device in its order; unreachable ones map to []."""
+    out = {name: [] for name in matrix_diag.SITUATIONS}
+    for c in cells:
+        for name in c.situations():
+            out[name].append(c.name)
+    return out
+
+
+def coverage_plan(cells):
+    """Lines naming, per situation, the cells that declare it, or why
+    none can (`run --list`)."""
+    lines = []
+    for name, who in producers(cells).items():
+        if name in matrix_diag.UNREACHABLE:
+            lines.append(f"situation {name}: unreachable: "
+                         f"{matrix_diag.UNREACHABLE[name]}")
+        else:
+            more = f", ... {len(who) - 3} more" if len(who) > 3 else ""
+            lines.append(f"situation {name}: {len(who)} cells"
+                         + (f" ({', '.join(who[:3])}{more})" if who
+                            else " (none declares it)"))
+    return lines
 
 
 def _unique(cells):

@@ -16,6 +16,10 @@ traffic and collects its evidence into cells/<name>/:
   tcpsink.log      every TCP segment the peer's sink saw
   diag.json        the DMA faults diagnosed (matrix_diag.py) and the
                    datapath situations the device produced in the cell
+  layout.json      the receive buffer layout the driver programmed
+                   (RCTL, PSRCTL, RFCTL read from the device) and the
+                   FCS placement of every pattern frame length
+  events.txt       the device's event list (knob changes) of the cell
   cost.json        with --cost: the window's guest instructions (TCG
                    plugin), IOTLB invalidations and per-packet figures
                    (cost.py, docs/cost.md)
@@ -26,13 +30,14 @@ import re
 import sys
 import time
 
-from . import cost, matrix, matrix_diag, paths
+from . import cost, matrix, matrix_diag, paths, rxlayout
 
 sys.path.insert(0, os.path.join(paths.REPO, "tests", "functional"))
 import harness  # noqa: E402  (tests/functional/harness.py)
 
 LINK_TIMEOUT = 60
 REPEAT = 3
+ERR_MARKED = matrix.ERR_FRAMES
 UDP_COUNT = 8
 TCP_BYTES = 256 * 1024
 TCP_CHUNK = 16384
@@ -49,13 +54,15 @@ DMESG_BAD = re.compile(
 # Device counters read over QMP that must not move during a cell.
 DEVICE_COUNTERS = ("rx-offered", "rx-delivered", "rx-missed", "rx-filtered",
                    "rx-oversize", "rx-undersize", "rx-not-ready",
-                   "rx-dma-error", "rx-flushed", "dma-errors",
-                   "pm-violations")
+                   "rx-dma-error", "rx-flushed", "rx-errored",
+                   "dma-errors", "pm-violations")
 DEVICE_MUST_STAY = ("rx-dma-error", "dma-errors", "pm-violations")
-
-
-class CellFailure(Exception):
-    pass
+# Device drop counters: 0 in every cell unless its family expects drops
+# (a burst's rx-missed is the agent's missing frames, checked there).
+DEVICE_DROPS = ("rx-missed", "rx-not-ready", "rx-flushed", "rx-oversize",
+                "rx-undersize", "rx-errored")
+# The guest's TCP retransmissions (/proc/net/snmp Tcp RetransSegs).
+SNMP = "cat /proc/net/snmp"
 
 
 class Checks:
@@ -65,6 +72,13 @@ class Checks:
         self.items = []
         self.udp_ok = True
         self.frames_ok = True
+        self.layout = None          # rxlayout.decode() of the cell
+        self.burst = None           # device counters over a burst
+
+    def produced(self, name, count):
+        """A declared situation: the cell fails unless it happened."""
+        self.items.append({"check": f"produces {name}", "ok": bool(count),
+                           "got": count, "purpose": name})
 
     def eq(self, what, got, want):
         self.items.append({"check": what, "want": want, "got": got,
@@ -78,7 +92,10 @@ class Checks:
         for c in self.items:
             if c["ok"]:
                 continue
-            if isinstance(c.get("want"), dict) and \
+            if "purpose" in c:
+                out.append(f"did not produce {c['purpose']}"
+                           + ("" if c["got"] == 0 else f" ({c['got']})"))
+            elif isinstance(c.get("want"), dict) and \
                     isinstance(c["got"], dict):
                 diff = [f"{k} {c['got'].get(k)} (want {v})"
                         for k, v in c["want"].items()
@@ -97,7 +114,8 @@ class Guest:
     def __init__(self):
         self.params = None
         self.dmesg_lines = 0
-        self.taint = None
+        self.flow_control = True    # the driver's default: rx and tx on
+        self.events = 0             # device events already seen
 
 
 def boot_args(boot_key):
@@ -124,6 +142,7 @@ def configure(vm, g, cell, log):
             _sh(vm, "ip link del eth0.100 2>/dev/null; ip link set eth0 "
                 "down; rmmod e1000e")
         _sh(vm, "load-e1000e " + " ".join(params))
+        g.flow_control = True
         harness.wait_until("eth0 to appear", lambda: _sh(
             vm, "test -e /sys/class/net/eth0", check=False)[0] == 0, 30)
         _sh(vm, "ip link set eth0 up && ip addr add "
@@ -134,6 +153,15 @@ def configure(vm, g, cell, log):
     _sh(vm, f"ip link set eth0 mtu {cell.mtu}")
     _sh(vm, "ethtool -K eth0 rx-fcs " +
         ("on" if cell.crc == "rxfcs" else "off"))
+    fam = cell.family
+    _sh(vm, "ethtool -K eth0 rx-all " +
+        ("on" if fam and fam.rx_all else "off"))
+    fc = fam.flow_control if fam else True
+    if g.flow_control != fc:
+        _sh(vm, "ethtool -A eth0 " + ("autoneg on rx on tx on" if fc else
+                                      "autoneg off rx off tx off"))
+        g.flow_control = fc
+        log(f"flow control {'on' if fc else 'off'} (ethtool -A)")
     if cell.vlan:
         _sh(vm, f"ip link add link eth0 name eth0.100 type vlan id "
             f"{matrix.VLAN_ID} && ip link set eth0.100 mtu {cell.mtu} && "
@@ -182,9 +210,12 @@ def traffic(vm, cell, run_base, checks, cell_dir, tlog, bound):
     agent or peer refuses (no route: nothing crossed) is a failed check,
     a harness error (no answer at all) ends the cell. bound: seconds to
     wait for pattern frames that may have been lost."""
-    for name, step in (("frames", traffic_frames), ("udp", traffic_udp),
-                       ("tcp guest->peer", traffic_tcp_tx),
-                       ("tcp peer->guest", traffic_tcp_rx)):
+    steps = [("frames", traffic_frames), ("udp", traffic_udp),
+             ("tcp guest->peer", traffic_tcp_tx),
+             ("tcp peer->guest", traffic_tcp_rx)]
+    if cell.family and cell.family.burst:
+        steps.insert(0, ("burst", traffic_burst))
+    for name, step in steps:
         if name.startswith("tcp") and not checks.udp_ok:
             # No datagram came back: a TCP stream would only wait for its
             # timeout. The reason is already recorded by the UDP check.
@@ -200,33 +231,131 @@ def traffic(vm, cell, run_base, checks, cell_dir, tlog, bound):
             tlog(f"{name}: {e}")
 
 
+def qom_get(vm, name):
+    """One property of the NIC; HarnessError when it cannot be read."""
+    return vm.qmp.execute("qom-get", path=f"/machine/peripheral/"
+                          f"{vm.NIC_ID}", property=name)
+
+
+def qom_set(vm, name, value):
+    vm.qmp.execute("qom-set", path=f"/machine/peripheral/{vm.NIC_ID}",
+                   property=name, value=value)
+
+
+def situations_now(vm):
+    """{name: count} of the device's situations, None when the device
+    has no such property (QEMU's stock e1000e)."""
+    try:
+        return matrix_diag.parse_situations(qom_get(vm, "situations"))
+    except harness.HarnessError:
+        return None
+
+
+def read_layout(vm, cell, cell_dir, checks, tlog):
+    """The receive layout the driver programmed, read from the device
+    (rxlayout.py); written to layout.json with the placements."""
+    def hmp(cmd):
+        return vm.qmp.execute("human-monitor-command",
+                              **{"command-line": cmd})
+    try:
+        layout = rxlayout.decode(rxlayout.read_registers(hmp, vm.NIC_ID))
+    except (rxlayout.LayoutError, harness.HarnessError) as e:
+        checks.true("receive layout read from the device", False, str(e))
+        return None
+    top = cell.mtu + 14
+    layout["fcs_lengths"] = rxlayout.fcs_lengths(layout, top)
+    tlog(f"layout {layout['format']} first {layout['first']} next "
+         f"{layout['next']} secrc {layout['secrc']}: FCS lengths "
+         f"{layout['fcs_lengths']}")
+    return layout
+
+
+def _lost(fails):
+    """The sequence numbers of `lost:3,7;...` (the agent's first ones)."""
+    for word in (fails or "-").split(";"):
+        if word.startswith("lost:"):
+            return [int(x) for x in word[5:].split(",") if x]
+    return []
+
+
 def traffic_frames(vm, cell, run_base, checks, cell_dir, tlog, bound):
     ifname = "eth0.100" if cell.vlan else "eth0"
-    lens = cell.frame_lengths()
+    layout = checks.layout
+    lens = sorted(set(cell.frame_lengths()) |
+                  set(layout["fcs_lengths"] if layout else []))
     count = len(lens) * REPEAT
     want_bytes = sum(lens) * REPEAT
     lens_csv = ",".join(map(str, lens))
-    want = {"good": count, "bad": 0, "trunc": 0, "corrupt": 0,
-            "fcs_bad": 0, "missing": 0, "dup": 0, "reorder": 0, "stale": 0,
-            "bytes": want_bytes}
     tlog(f"frame lengths {lens_csv} x{REPEAT} on {ifname}")
+    fam = cell.family
+    marked = ERR_MARKED if fam and fam.knob and \
+        fam.knob.startswith("error-") else 0
+    # Sent in order, seq k is lens[k % len(lens)] bytes: the marked
+    # frames are the first ones, lost unless the family delivers them.
+    lost = 0 if not marked or fam.delivered else marked
+    lost_bytes = sum(lens[k % len(lens)] for k in range(lost))
+    want = {"good": count - lost, "bad": 0, "trunc": 0, "corrupt": 0,
+            "fcs_bad": 0, "missing": lost, "dup": 0, "reorder": 0,
+            "stale": 0, "bytes": want_bytes - lost_bytes}
 
     # Peer -> guest.
     run = run_base + 1
     fcs = " fcs" if cell.crc == "rxfcs" else ""
     vm.agent.kv(f"RXSTART {ifname} {run} {count} {harness.PEER_MAC}{fcs}")
     vid = f" {matrix.VLAN_ID}" if cell.vlan else ""
+    sit0 = situations_now(vm)
+    if marked:
+        knob = matrix.KNOBS[fam.knob]
+        qom_set(vm, knob, marked)
+        tlog(f"qom-set {knob} {marked}")
     vm.peer.command(f"TXL {harness.GUEST_MAC} {run} {lens_csv} {REPEAT}"
                     f"{vid}")
-    agent_rx_wait(vm, bound)
+    if lost:
+        # The marked frames never come: wait for the others.
+        harness.settle(lambda: vm.agent.kv("RXSTAT"),
+                       lambda st: st.get("good", 0) >= count - lost, bound,
+                       interval=0.2)
+    else:
+        agent_rx_wait(vm, bound)
     got = vm.agent.kv("RXSTOP")
+    sit1 = situations_now(vm)
     tlog(f"peer->guest agent: {got}")
     checks.frames_ok = got.get("good", 0) > 0
     checks.eq("frames peer->guest (agent)", _kv_counters(got), want)
-    if got.get("fails", "-") != "-":
-        checks.true("peer->guest first failures", False, got["fails"])
+    fails = got.get("fails", "-")
+    if lost:
+        checks.eq("peer->guest: the frames lost are the marked ones "
+                  "(first sequence numbers)", _lost(fails),
+                  list(range(lost)))
+        fails = ";".join(w for w in fails.split(";")
+                         if not w.startswith("lost:")) or "-"
+    if fails != "-":
+        checks.true("peer->guest first failures", False, fails)
+    if marked:
+        checks.eq(f"{knob} marks left after the stream",
+                  qom_get(vm, knob), 0)
+    if layout and not layout["secrc"]:
+        # Each placement confirmed by the device's counters: every
+        # pattern frame whose FCS the layout places across a boundary or
+        # alone, REPEAT times; nothing else crosses in this step.
+        # (The marked frames the device dropped never reach a buffer.)
+        want_fcs = {k: sum(rxlayout.placement(
+                        layout, lens[i % len(lens)]) == k
+                        for i in range(lost, count))
+                    for k in ("straddle", "alone")}
+        if sit0 is None or sit1 is None:
+            checks.true("FCS placements (device situations)", False,
+                        "the device has no situations counters")
+        else:
+            checks.eq("FCS placements peer->guest (device situations "
+                      "fcs-straddle, fcs-alone)",
+                      {k: sit1.get(f"fcs-{k}", 0) - sit0.get(f"fcs-{k}", 0)
+                       for k in want_fcs}, want_fcs)
+        layout["placements"] = {str(n): rxlayout.placement(layout, n)
+                                for n in lens}
 
     # Guest -> peer.
+    want = dict(want, good=count, missing=0, bytes=want_bytes)
     run = run_base + 2
     vm.peer.command(f"RX {run} {count} {harness.GUEST_MAC}")
     vm.agent.kv(f"TXL {ifname} {harness.PEER_MAC} {run} {lens_csv} "
@@ -238,6 +367,84 @@ def traffic_frames(vm, cell, run_base, checks, cell_dir, tlog, bound):
     if st["fails"] != "-":
         checks.true("guest->peer first failures", False, st["fails"])
 
+
+def traffic_burst(vm, cell, run_base, checks, cell_dir, tlog, bound):
+    """BURST_FRAMES pattern frames queued by the peer at once, faster than
+    the guest's NAPI cleans them under TCG. Conservation from both sides:
+    what the peer sent = what the agent got + what the device dropped
+    (MPC); the device saw every frame. A multi-buffer burst (LONG_FRAME
+    at MTU 1500) is discarded whole by the driver ("all receives must
+    fit into a single buffer", e1000_clean_rx_irq): the agent gets none,
+    the device wrote each one it did not drop to the ring."""
+    fam = cell.family
+    long = fam.burst == "long"
+    n = matrix.LONG_FRAMES if long else matrix.BURST_FRAMES
+    length = matrix.LONG_FRAME if long else cell.mtu + 14
+    run = run_base + 5
+    fcs = " fcs" if cell.crc == "rxfcs" else ""
+    names = ("rx-offered", "rx-delivered", "rx-missed")
+    d0 = {k: qom_get(vm, k) for k in names}
+    p0 = vm.peer.stats()
+    vm.agent.kv(f"RXSTART eth0 {run} {n} {harness.PEER_MAC}{fcs}")
+    knob = matrix.KNOBS["fetch-limit"]
+    if fam.knob == "fetch-limit":
+        qom_set(vm, knob, matrix.FETCH_LIMIT)
+        tlog(f"qom-set {knob} {matrix.FETCH_LIMIT}")
+    sit0 = situations_now(vm) or {}
+    vm.peer.command(f"TXL {harness.GUEST_MAC} {run} {length} {n}")
+
+    def delta():
+        return {k: qom_get(vm, k) - d0[k] for k in names}
+    # The device takes every frame from the socket, then the guest
+    # cleans what reached the ring: wait for both (frames the device
+    # dropped never come).
+    harness.wait_until("the device to take the burst",
+                       lambda: delta()["rx-offered"] >= n, bound,
+                       interval=0.2)
+    if fam.knob == "fetch-limit":
+        # Fetching only on tail writes, the ring stops part-way into a
+        # frame; with Linux's tail every 16 buffers it may not move on
+        # by itself, so the knob goes back to 0 (fetch on demand) once
+        # the dry point is there (or the bound passed: the cell then
+        # fails for the situation) and the rest of the burst drains.
+        harness.settle(lambda: (situations_now(vm) or {}).get(
+            "ring-dry-midframe", 0) - sit0.get("ring-dry-midframe", 0),
+            lambda v: v > 0, bound, interval=0.2)
+        qom_set(vm, knob, 0)
+        tlog(f"qom-set {knob} 0")
+        harness.settle(delta, lambda d: d["rx-delivered"] + d["rx-missed"]
+                       >= n, bound, interval=0.2)
+    want_agent = 0 if long else None
+
+    def agent_done():
+        st = vm.agent.kv("RXSTAT")
+        d = delta()
+        expect = d["rx-delivered"] if want_agent is None else 0
+        return st if st.get("good", 0) >= expect else None
+    if want_agent is None:
+        harness.settle(agent_done, lambda v: v is not None, bound,
+                       interval=0.2)
+    got = vm.agent.kv("RXSTOP")
+    d = delta()
+    p1 = vm.peer.stats()
+    sent = p1["tx_pattern_frames"] - p0["tx_pattern_frames"]
+    tlog(f"burst {n} x {length}: peer sent {sent}; device {d}; agent {got}")
+    checks.eq(f"burst of {n} x {length} bytes: peer sent, device offered",
+              (sent, d["rx-offered"]), (n, n))
+    checks.eq("burst: device offered = delivered to the ring + missed "
+              "(MPC)", d["rx-delivered"] + d["rx-missed"], d["rx-offered"])
+    if long:
+        checks.eq("burst: multi-descriptor frames reaching the socket "
+                  "(the driver discards them)", got.get("good"), 0)
+    else:
+        checks.eq("burst: peer sent = agent got + device missed (MPC)",
+                  got.get("good", 0) + d["rx-missed"], sent)
+        checks.eq("burst: frames the agent got intact",
+                  {k: got.get(k) for k in ("bad", "trunc", "corrupt",
+                                           "fcs_bad", "dup", "reorder")},
+                  {k: 0 for k in ("bad", "trunc", "corrupt", "fcs_bad",
+                                  "dup", "reorder")})
+    checks.burst = d
 
 
 def traffic_udp(vm, cell, run_base, checks, cell_dir, tlog, bound):
@@ -287,6 +494,11 @@ def traffic_tcp_rx(vm, cell, run_base, checks, cell_dir, tlog, bound):
     # listen (the peer's SYN is retransmitted if it comes too early).
     vm.peer.command(f"TCPSEND {harness.GUEST_MAC} {harness.GUEST_IP} "
                     f"{RX_PORT} {run} {TCP_BYTES} {mss}")
+    if cell.family and cell.family.knob == "link-drop":
+        # The cable out while the stream runs: the peer's source resends
+        # what was lost, the guest's driver sees the link come back.
+        qom_set(vm, matrix.KNOBS["link-drop"], matrix.LINK_DROP_MS)
+        tlog(f"qom-set {matrix.KNOBS['link-drop']} {matrix.LINK_DROP_MS}")
     _, term = vm.agent.collect(line, timeout=TCP_TIMEOUT + 60)
     got = {k: int(v) for k, v in (w.split("=") for w in term.split())}
     src = harness.settle(lambda: vm.peer.command("TCPSENDSTAT"),
@@ -311,7 +523,36 @@ def read_device(vm):
     return out
 
 
-def scan_dmesg(vm, g, cell_dir, checks):
+def layout_declared(cell, layout):
+    """(situations the cell must produce, {situation: why not}): those
+    that depend on the buffer layout go only where the layout the driver
+    programmed allows them (a driver without packet split splits no
+    header; an FCS placement needs a buffer boundary within MTU + 14)."""
+    need, moot = [], {}
+    for name in cell.situations():
+        why = None
+        if layout and name == "hdr-split" and \
+                layout["format"] != "packet-split":
+            why = f"the driver programmed {layout['format']} descriptors"
+        if layout and name in ("fcs-straddle", "fcs-alone"):
+            kind = name[4:]
+            lens = layout["fcs_lengths"] + list(cell.frame_lengths())
+            if not any(rxlayout.placement(layout, n) == kind for n in lens):
+                why = (f"no buffer boundary of the layout {layout['first']}"
+                       f" / {layout['next']} is within a frame of MTU + 14")
+        if why:
+            moot[name] = why
+        else:
+            need.append(name)
+    return need, moot
+
+
+def cell_observed(vm):
+    """Whether the device keeps the model's own counters (e1000e-pp)."""
+    return vm.device != "e1000e"
+
+
+def scan_dmesg(vm, g, cell_dir, checks, taint0):
     _, text = _sh(vm, "dmesg")
     lines = text.splitlines()
     new = lines[g.dmesg_lines:] if len(lines) >= g.dmesg_lines else lines
@@ -323,17 +564,75 @@ def scan_dmesg(vm, g, cell_dir, checks):
         f.write(f"pattern: {DMESG_BAD.pattern}\n" + "\n".join(bad) + "\n")
     checks.true("dmesg free of WARN/BUG/Oops/page_pool/DMA-API/IOMMU "
                 "faults/hangs", not bad, "; ".join(bad[:3]))
-    taint = _sh(vm, "cat /proc/sys/kernel/tainted")[1].strip()
-    if g.taint is not None:
-        checks.eq("kernel taint unchanged", taint, g.taint)
-    g.taint = taint
+    taint = read_taint(vm, checks)
+    if taint is not None and taint0 is not None:
+        checks.eq("kernel taint unchanged over the cell", taint, taint0)
 
 
-def ethtool_stats(vm, ifname="eth0"):
+def read_taint(vm, checks):
+    """/proc/sys/kernel/tainted; None (and a failed check) if unreadable."""
+    rc, taint = _sh(vm, "cat /proc/sys/kernel/tainted", check=False)
+    taint = taint.strip()
+    if rc != 0 or not taint.isdigit():
+        checks.true("kernel taint read", False, taint[:200] or f"rc {rc}")
+        return None
+    return int(taint)
+
+
+def ethtool_stats(vm, ifname="eth0", checks=None):
+    """`ethtool -S`; when it cannot be read, a failed check of the cell
+    (with checks) and {}."""
     try:
         return harness.ethtool_stats(vm.agent, ifname)
-    except harness.HarnessError:
+    except harness.HarnessError as e:
+        if checks is not None:
+            checks.true("ethtool -S eth0 read", False, str(e))
         return {}
+
+
+def tcp_retransmits(vm, checks):
+    """The guest's Tcp RetransSegs (/proc/net/snmp), None if unreadable."""
+    rc, out = _sh(vm, SNMP, check=False)
+    rows = [ln.split() for ln in out.splitlines() if ln.startswith("Tcp:")]
+    if rc == 0 and len(rows) == 2 and "RetransSegs" in rows[0]:
+        return int(rows[1][rows[0].index("RetransSegs")])
+    checks.true("/proc/net/snmp Tcp RetransSegs read", False, out[:200])
+    return None
+
+
+def new_events(vm, g, cell_dir, checks):
+    """The device's events since the previous cell, in events.txt."""
+    try:
+        lines = (qom_get(vm, "events") or "").splitlines()
+    except harness.HarnessError as e:
+        checks.true("device events read (QMP)", False, str(e))
+        return []
+    new = lines[g.events:] if len(lines) >= g.events else lines
+    g.events = len(lines)
+    with open(os.path.join(cell_dir, "events.txt"), "w") as f:
+        f.write("\n".join(new) + "\n")
+    return new
+
+
+def expected_drops(cell, burst):
+    """The device's drop counters over the cell: 0 but for what the
+    cell's family makes (the frames its knob marks and the device drops
+    without rx-all; a burst's MPC, which the burst step ties to the
+    agent's missing frames)."""
+    want = {k: 0 for k in DEVICE_DROPS}
+    fam = cell.family
+    if fam and fam.knob and fam.knob.startswith("error-") and \
+            not fam.delivered:
+        # An oversize frame is counted as such, the others as errored.
+        want["rx-oversize" if fam.knob == "error-oversize" else
+             "rx-errored"] = ERR_MARKED
+    if burst:
+        want["rx-missed"] = burst["rx-missed"]
+    if fam and fam.knob == "link-drop":
+        # Frames arriving with the cable out are the event itself (the
+        # peer's source resends them): not a drop to count.
+        del want["rx-not-ready"]
+    return want
 
 
 def read_qom(vm, names):
@@ -427,17 +726,25 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
         vm.peer.command(f"PCAP {os.path.join(cell_dir, 'peer.pcap')}")
         configure(vm, g, cell, tlog)
         check_irq_mode(vm, cell, checks, cell_dir)
-        stats0 = ethtool_stats(vm)
+        checks.layout = read_layout(vm, cell, cell_dir, checks, tlog)
+        taint0 = read_taint(vm, checks)
+        new_events(vm, g, cell_dir, checks)
+        stats0 = ethtool_stats(vm, checks=checks)
+        retrans0 = tcp_retransmits(vm, checks)
         dev0 = read_device(vm)
         diag0 = read_qom(vm, matrix_diag.QOM_START)
+        peer0 = vm.peer.stats()
         raw, buf = measured_traffic(vm, cell, 0x10000 + index * 16, checks,
                                     cell_dir, tlog, window, bound)
-        stats1 = ethtool_stats(vm)
+        stats1 = ethtool_stats(vm, checks=checks)
         if raw is not None:
             burst = rx_burst(vm, cell, 0x800000 + index * 16, checks,
                              tlog, window, bound)
             metrics = record_cost(cell_dir, raw, buf, stats0, stats1, burst)
         dev1 = read_device(vm)
+        peer1 = vm.peer.stats()
+        retrans1 = tcp_retransmits(vm, checks)
+        events = new_events(vm, g, cell_dir, checks)
         with open(os.path.join(cell_dir, "ethtool-S.txt"), "w") as f:
             for k in sorted(stats1):
                 d = stats1[k] - stats0.get(k, 0)
@@ -447,19 +754,74 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
                  isinstance(dev0[k], int) else None for k in dev1}
         matrix.write_json(os.path.join(cell_dir, "device.json"),
                           {"before": dev0, "after": dev1, "delta": delta})
+        if checks.layout:
+            matrix.write_json(os.path.join(cell_dir, "layout.json"),
+                              checks.layout)
+        observed = cell_observed(vm)
+        unread = [k for k, v in delta.items() if v is None]
+        if observed and unread:
+            checks.true("device counters read (QMP)", False,
+                        "unreadable: " + ", ".join(unread))
         for k in DEVICE_MUST_STAY:
             if delta.get(k) is not None:
                 checks.eq(f"device counter {k} (QMP) unchanged", delta[k], 0)
-        for k in ("rx_crc_errors", "rx_errors", "rx_length_errors"):
-            if k in stats1:
-                checks.eq(f"ethtool -S {k} unchanged",
-                          stats1[k] - stats0.get(k, 0), 0)
-        scan_dmesg(vm, g, cell_dir, checks)
+        if observed:
+            want = expected_drops(cell, checks.burst)
+            checks.eq("device drop counters over the cell (QMP)",
+                      {k: delta.get(k) for k in want}, want)
+        sd = {k: stats1.get(k, 0) - stats0.get(k, 0) for k in stats1}
+        fam = cell.family
+        per = fam.stats if fam and fam.knob and \
+            fam.knob.startswith("error-") else {}
+        want = {k: per.get(k, 0) * ERR_MARKED for k in matrix.ERROR_STATS}
+        if stats1:
+            checks.eq("ethtool -S error counters over the cell (the "
+                      "driver's)", {k: sd.get(k) for k in want}, want)
+        if retrans0 is not None and retrans1 is not None and not (
+                fam and fam.knob == "link-drop"):
+            checks.eq("guest TCP retransmissions (RetransSegs)",
+                      retrans1 - retrans0, 0)
+        scan_dmesg(vm, g, cell_dir, checks, taint0)
         faults, coverage = matrix_diag.cell_end(
             diag0, read_qom(vm, matrix_diag.QOM_END), cell_dir,
             harness.PEER_MAC, cell.iommu != "noiommu")
         for d in faults:
             checks.true("DMA fault", False, d["sentence"])
+        hit = (coverage or {}).get("hit", {})
+        declared, moot = layout_declared(cell, checks.layout)
+        if coverage is not None:
+            coverage["declared"] = declared
+            if moot:
+                coverage["not_possible"] = moot
+        if coverage is None:
+            checks.true("the device's situations read (QMP)", False,
+                        f"{vm.device} has no situations counters: the "
+                        "cell's purpose cannot be checked")
+        else:
+            # The driver's counters against the device's, over the cell.
+            pd = {k: peer1[k] - peer0[k] for k in ("pause_xoff",
+                                                   "pause_xon")}
+            if stats1:
+                checks.eq("driver = device: rx_missed_errors = rx-missed, "
+                          "rx_no_buffer_count = RNBC, tx_flow_control_xoff "
+                          "= XOFF sent",
+                          (sd.get("rx_missed_errors"),
+                           sd.get("rx_no_buffer_count"),
+                           sd.get("tx_flow_control_xoff")),
+                          (delta.get("rx-missed"), hit.get("rnbc", 0),
+                           hit.get("xoff-sent", 0)))
+                checks.eq("PAUSE frames the peer received = the driver's "
+                          "tx_flow_control_xoff/xon",
+                          (pd["pause_xoff"], pd["pause_xon"]),
+                          (sd.get("tx_flow_control_xoff"),
+                           sd.get("tx_flow_control_xon")))
+            for name in declared:
+                checks.produced(name, hit.get(name, 0))
+        if fam and fam.knob == "link-drop":
+            seen = [w for w in ("knob-link-drop-ms", "knob-link-return")
+                    if any(w in ln for ln in events)]
+            checks.eq("device events of the link drop", seen,
+                      ["knob-link-drop-ms", "knob-link-return"])
         matrix.write_json(os.path.join(cell_dir, "diag.json"),
                           {"faults": faults, "coverage": coverage})
         fails = checks.failures()

@@ -26,6 +26,8 @@ QTEST_BIN = os.path.join(QEMU_BUILD, QTEST_TARGET)
 OPTIONROM_DIR = os.path.join(QEMU_BUILD, "pc-bios", "optionrom")
 GUEST_DIR = os.path.join(BUILD, "guest")
 NATIVE_DIR = os.path.join(BUILD, "native")
+# The same native parts built with clang (suite unit-clang).
+NATIVE_CLANG_DIR = os.path.join(BUILD, "native-clang")
 LOG_DIR = os.path.join(BUILD, "logs")
 REPORTS_DIR = os.path.join(BUILD, "reports")
 

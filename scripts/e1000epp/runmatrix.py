@@ -5,13 +5,15 @@
                     [--shard I/N] [--baseline DIR] [--list] [--cost]
                     [--json FILE] [--require-coverage LIST]
                     [--traffic-timeout SECONDS]
-                    [--device e1000e-pp|e1000e] [--report DIR]
+                    [--device e1000e-pp|e1000e] [--report DIR] [--vms N]
     ./e1000e-pp merge --report OUT SHARD_DIR...
 """
 
 import json
 import os
+import queue
 import sys
+import threading
 import time
 
 from . import argtypes, cost, matrix, matrix_diag, paths
@@ -42,8 +44,9 @@ def add_run_arguments(p):
                    "as JSON to FILE ('-': standard output)")
     p.add_argument("--require-coverage", metavar="LIST",
                    help="comma-separated datapath situations "
-                   "(docs/coverage.md) the run must reach; the run fails "
-                   "naming each one no cell hit")
+                   "(docs/coverage.md) the run must reach, or `all` (every "
+                   "one the driver can produce); the run fails naming "
+                   "each one no cell hit")
     p.add_argument("--traffic-timeout", metavar="SECONDS",
                    type=argtypes.int_range(5, 3600),
                    default=matrix.TRAFFIC_TIMEOUT,
@@ -51,8 +54,67 @@ def add_run_arguments(p):
                    "(default %(default)s; frames a NIC lost never come, "
                    "so a cell that loses them waits this long; under TCG "
                    "a frame crosses in milliseconds)")
+    p.add_argument("--vms", metavar="N", type=argtypes.int_range(1, 64),
+                   help="run up to N boot groups at once, each in a VM of "
+                   "its own (default: one per CPU, as many as fit in "
+                   "memory, at most one per boot group)")
     from . import userkernel
     userkernel.add_arguments(p)
+
+
+# What one VM of the matrix takes: 512 MiB of guest RAM and QEMU's own
+# (TCG's translation cache, the device), measured at about 300 MiB.
+VM_MEMORY = 1 << 30
+
+
+def default_vms():
+    """One VM per CPU, but no more than MemAvailable holds."""
+    cpus = os.cpu_count() or 1
+    try:
+        with open("/proc/meminfo") as f:
+            avail = next(int(line.split()[1]) * 1024 for line in f
+                         if line.startswith("MemAvailable:"))
+    except (OSError, StopIteration, ValueError):
+        return 1
+    return max(1, min(cpus, avail // VM_MEMORY))
+
+
+def run_groups(groups, vms, run_group, on_result):
+    """Run every boot group through run_group(cells, on_result) -> (results,
+    boots), up to `vms` at once; on_result is called under one lock (one
+    progress stream). Returns (results in plan order, boots)."""
+    todo = queue.Queue()
+    for i, (_, cells) in enumerate(groups):
+        todo.put((i, cells))
+    done = [None] * len(groups)
+    lock = threading.Lock()
+    failure = []
+
+    def locked(r):
+        with lock:
+            on_result(r)
+
+    def worker():
+        while not failure:
+            try:
+                i, cells = todo.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                done[i] = run_group(cells, locked)
+            except BaseException as e:      # re-raised in the caller
+                failure.append(e)
+
+    threads = [threading.Thread(target=worker, daemon=True)
+               for _ in range(min(vms, len(groups)))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if failure:
+        raise failure[0]
+    results = [r for res, _ in done for r in res]
+    return results, sum(b for _, b in done)
 
 
 def before_setup(args):
@@ -95,7 +157,7 @@ def add_merge_arguments(p):
                    help="reports written by run --shard I/N")
     p.add_argument("--require-coverage", metavar="LIST",
                    help="comma-separated datapath situations the merged "
-                   "run must reach (docs/coverage.md)")
+                   "run must reach, or `all` (docs/coverage.md)")
 
 
 def _error(e):
@@ -171,6 +233,8 @@ def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
             print(f"boot {key}: {len(group)} cells")
             for c in group:
                 print(f"  {c.name}")
+        for line in matrix.coverage_plan(cells):
+            print(line)
         print(f"{len(cells)} cells, {len(groups)} boots")
         return 0
     from . import matrix_exec
@@ -200,10 +264,14 @@ def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
             "guest": guest_desc, "cells": len(cells),
             "boots_planned": len(groups),
             "traffic_timeout": args.traffic_timeout}
+    vms = min(args.vms or default_vms(), len(groups))
+    meta["vms"] = vms
     print(f"[run] {len(cells)} cells ({args.matrix} matrix"
           f"{', --only ' + args.only if args.only else ''}"
           f"{', shard ' + shard if shard else ''}) in {len(groups)} boots "
-          f"on {args.device}; guest {guest_desc}", flush=True)
+          f"on {args.device}"
+          f"{'' if vms == 1 else ', %d VMs at once' % vms}; guest "
+          f"{guest_desc}", flush=True)
     print(f"[run] report {report}", flush=True)
 
     t0 = time.monotonic()
@@ -213,12 +281,16 @@ def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
     def on_result(r):
         done[0] += 1
         times.append(r["seconds"])
+        # with VMs side by side, a cell's share of the wall time
         print(matrix.progress_line(done[0], len(cells),
-                                   time.monotonic() - t0, times, r),
+                                   time.monotonic() - t0,
+                                   [t / vms for t in times], r),
               flush=True)
 
     def on_boot(text):
-        print(f"      {text}", flush=True)
+        # one write per line: VMs of other boot groups print too
+        sys.stdout.write(f"      {text}\n")
+        sys.stdout.flush()
 
     if args.cost and not cost.available():
         raise StepError("the cost plugin is not built",
@@ -226,10 +298,14 @@ def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
                         "run ./e1000e-pp setup (it builds tools/plugin "
                         "against a QEMU configured with --enable-plugins)")
     meta["cost"] = bool(args.cost)
-    results, boots = matrix_exec.run_cells(
-        cells, args.device, report, peer_bin, guest_dir=guest_dir,
-        on_result=on_result, on_boot=on_boot, measure_cost=args.cost,
-        traffic_timeout=args.traffic_timeout)
+
+    def run_group(group, report_result):
+        return matrix_exec.run_cells(
+            group, args.device, report, peer_bin, guest_dir=guest_dir,
+            on_result=report_result, on_boot=on_boot,
+            measure_cost=args.cost, traffic_timeout=args.traffic_timeout)
+
+    results, boots = run_groups(groups, vms, run_group, on_result)
     wall = time.monotonic() - t0
     per = sorted(times)
     meta.update({"boots": boots, "wall_seconds": round(wall, 1),

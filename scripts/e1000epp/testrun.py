@@ -13,7 +13,8 @@ import threading
 import time
 import xml.etree.ElementTree as ET
 
-from . import paths, tap
+from . import native_build, paths, tap
+from .progress import Reporter, StepError
 
 PYTHON = "/usr/bin/python3"
 
@@ -413,6 +414,25 @@ def run_unit(k=None):
     return run_meson_suite("unit", paths.NATIVE_DIR, "unit", k)
 
 
+def run_unit_clang(k=None):
+    """tests/unit's test()s built with clang in build/native-clang (QEMU
+    builds with either compiler; the core must too). Built here, when
+    asked for: setup does not."""
+    res = SuiteResult("unit-clang")
+    start = time.monotonic()
+    try:
+        native_build.build(Reporter("unit-clang"),
+                           build_dir=paths.NATIVE_CLANG_DIR, cc="clang")
+    except StepError as e:
+        res.fail("clang build failed: %s (%s)" % (e.why, e.log or
+                                                   "build/logs"))
+        res.seconds = time.monotonic() - start
+        return res
+    res = run_meson_suite("unit-clang", paths.NATIVE_CLANG_DIR, "unit", k)
+    res.seconds = time.monotonic() - start
+    return res
+
+
 def run_qtest(k=None):
     """tests/qtest's test()s (suite e1000e-pp) in build/qemu."""
     workers = QTEST_WORKERS_PER_CPU * (os.cpu_count() or 1)
@@ -615,10 +635,12 @@ def run_functional(k=None):
 
 SUITES = {"cli": run_cli, "unit": run_unit, "qtest": run_qtest,
           "functional": run_functional,
-          "qtest-sanitized": run_qtest_sanitized}
+          "qtest-sanitized": run_qtest_sanitized,
+          "unit-clang": run_unit_clang}
 SUITE_NAMES = list(SUITES)
 # What `test` runs without --suite: the sanitized qtests need their own
-# QEMU build (setup --sanitized), so they run when asked for.
+# QEMU build (setup --sanitized) and the clang unit suite its own native
+# build, so they run when asked for (CI asks for both).
 DEFAULT_SUITES = ["cli", "unit", "qtest", "functional"]
 
 

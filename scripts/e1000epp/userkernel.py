@@ -14,6 +14,11 @@ driver.
                                        --modules), then as --module
     --debian-kernel 6.1|6.12           Debian's kernel from bookworm (6.1)
                                        or bookworm-backports (6.12)
+    --kernel-tree DIR                  a built kernel tree (make, no
+                                       modules_install): its
+                                       arch/x86/boot/bzImage and the modules
+                                       built in place; --driver-src is built
+                                       against it
 
 Every combination gets its own image in build/guests/<key>/, key = a hash
 of the inputs (file contents, not names); nothing but `run` with the same
@@ -63,11 +68,70 @@ def add_arguments(p):
     g.add_argument("--debian-kernel", choices=sorted(DEBIAN_KERNELS),
                    help="Debian's kernel: 6.1 (bookworm, default) or 6.12 "
                    "(bookworm-backports)")
+    g.add_argument("--kernel-tree", metavar="DIR",
+                   help="a built kernel tree (make; no modules_install "
+                   "needed): boots its arch/x86/boot/bzImage with the "
+                   "modules built in it")
 
 
 def wanted(args):
     return any(getattr(args, k, None) for k in
-               ("kernel", "modules", "module", "driver_src", "debian_kernel"))
+               ("kernel", "modules", "module", "driver_src", "debian_kernel",
+                "kernel_tree"))
+
+
+KERNEL_TREE_BZIMAGE = os.path.join("arch", "x86", "boot", "bzImage")
+# What a module lookup needs from a build tree besides the .ko files.
+KERNEL_TREE_LISTS = ("modules.builtin", "modules.order")
+
+
+def _kernel_tree_modules(tree):
+    """A directory of symlinks to the modules built in `tree` (their paths
+    kept) and its module lists: the --modules of a tree nobody ran
+    modules_install for. Made anew each time (the tree may have been
+    rebuilt), under build/guests."""
+    tag = hashlib.sha256(os.path.realpath(tree).encode()).hexdigest()[:12]
+    farm = os.path.join(GUESTS_DIR, "kernel-tree-" + tag)
+    shutil.rmtree(farm, ignore_errors=True)
+    os.makedirs(farm)
+    for name in KERNEL_TREE_LISTS:
+        if os.path.isfile(os.path.join(tree, name)):
+            os.symlink(os.path.realpath(os.path.join(tree, name)),
+                       os.path.join(farm, name))
+    for dirpath, dirnames, files in os.walk(tree):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        for f in files:
+            if re.search(r"\.ko(\.(xz|gz|zst))?$", f):
+                rel = os.path.relpath(os.path.join(dirpath, f), tree)
+                os.makedirs(os.path.join(farm, os.path.dirname(rel)),
+                            exist_ok=True)
+                os.symlink(os.path.realpath(os.path.join(dirpath, f)),
+                           os.path.join(farm, rel))
+    return farm
+
+
+def _expand_kernel_tree(args):
+    """--kernel-tree DIR is --kernel DIR/arch/x86/boot/bzImage with the
+    tree's modules as --modules (and DIR as --driver-src's build tree)."""
+    tree = getattr(args, "kernel_tree", None)
+    if not tree or getattr(args, "kernel_tree_modules", None):
+        return
+    for flag, given in (("--kernel", args.kernel),
+                        ("--modules", args.modules),
+                        ("--debian-kernel", args.debian_kernel)):
+        if given:
+            _fail(f"--kernel-tree and {flag} both given", "--kernel-tree "
+                  "names the kernel and its modules", f"drop {flag}")
+    _check_dir("--kernel-tree", tree)
+    bzimage = os.path.join(tree, KERNEL_TREE_BZIMAGE)
+    if not os.path.isfile(bzimage):
+        _fail(f"--kernel-tree {tree} is not a built kernel tree",
+              f"it has no {KERNEL_TREE_BZIMAGE}",
+              "build it (make -j$(nproc) bzImage modules) or give the "
+              "tree's top directory")
+    args.kernel = bzimage
+    args.kernel_tree_modules = _kernel_tree_modules(tree)
+    args.modules = args.kernel_tree_modules
 
 
 def _fail(what, why, fix):
@@ -113,6 +177,7 @@ def _check_dir(flag, path):
 
 def validate(args):
     """Fail fast on bad input; returns the kernel release of --kernel."""
+    _expand_kernel_tree(args)
     if args.kernel and args.debian_kernel:
         _fail("--kernel and --debian-kernel both given", "they name two "
               "different kernels", "drop one of them")
@@ -308,13 +373,16 @@ def prepare(args, log=print):
     out = os.path.join(GUESTS_DIR, key)
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "inputs.json"), "w") as f:
-        json.dump(dict(inputs, args={k: getattr(args, k) for k in
+        json.dump(dict(inputs, args={k: getattr(args, k, None) for k in
                                      ("kernel", "modules", "module",
-                                      "driver_src", "debian_kernel")}),
+                                      "driver_src", "debian_kernel",
+                                      "kernel_tree")}),
                   f, indent=1)
     module = args.module
     if args.driver_src:
-        if args.kernel:
+        if getattr(args, "kernel_tree", None):
+            headers = args.kernel_tree
+        elif args.kernel:
             build = os.path.join(args.modules or "", "build")
             if not args.modules or not os.path.isdir(build):
                 _fail("--driver-src with --kernel needs the kernel's build "
@@ -363,10 +431,12 @@ def prepare(args, log=print):
                   "does that for you)")
     rel = manifest["kernel"]["release"]
     what = ("your kernel " + rel) if args.kernel else ("Debian " + rel)
+    if getattr(args, "kernel_tree", None):
+        what = f"your kernel tree {args.kernel_tree} ({rel})"
     if module:
         what += " + " + ("e1000e built from " + args.driver_src
                          if args.driver_src else module)
-    elif args.modules:
+    elif args.modules and not getattr(args, "kernel_tree", None):
         what += " + modules from " + args.modules
     return out, f"{what} (build/guests/{key})"
 

@@ -361,6 +361,7 @@ static double run_floor(size_t len)
         n += 1024;
         t = seconds() - t0;
     } while (fixed_frames ? n < fixed_frames : t < MIN_SECONDS);
+    (void)sink;
     free(frame);
     free(mem);
     return t * 1e9 / n;

@@ -97,9 +97,10 @@ def test_dispatch_sets_up_once_before_the_command(recorder, argv, calls):
 
 def test_suites_default_to_all_and_keep_the_given_order():
     assert parse("test").suite == ["cli", "unit", "qtest", "functional"]
-    # the sanitized qtests need their own QEMU build: only when asked for
+    # the sanitized qtests and the clang unit build need builds of their
+    # own: only when asked for
     assert testrun.SUITE_NAMES == ["cli", "unit", "qtest", "functional",
-                                   "qtest-sanitized"]
+                                   "qtest-sanitized", "unit-clang"]
     assert parse("test", "--suite", "qtest-sanitized").suite == \
         ["qtest-sanitized"]
     assert parse("test", "--suite", "qtest,unit,qtest").suite == \
@@ -147,7 +148,7 @@ def test_run_traffic_timeout_defaults_to_two_minutes():
      "'frobnicate'"),
     (["test", "--suite", "foo"], "e1000e-pp test: error: argument --suite: "
      "unknown suite 'foo' (choose from cli,unit,qtest,functional,"
-     "qtest-sanitized)"),
+     "qtest-sanitized,unit-clang)"),
     (["test", "--suite", "unit,a,b"], "e1000e-pp test: error: argument "
      "--suite: unknown suites 'a', 'b' (choose from "),
     (["test", "--suite", ","], "e1000e-pp test: error: argument --suite: "

@@ -66,9 +66,11 @@ LONG_UNITS = (
     "test_user_kernel.py::test_debian_kernel_6_12",     # 20-32
     "test_pm_stress.py",                                # 27-32
     "test_tso.py",                                      # ~30
+    "test_cell_purpose.py",                             # ~28
     "test_user_kernel.py::test_own_module_runs_the_matrix_on_its_own_image",
     "test_cost_vm.py",                                  # 14-28
     "test_user_kernel.py::test_user_kernel_with_its_module_tree",
+    "test_user_kernel.py::test_kernel_tree_boots_its_bzimage_with_its_modules",
     "test_matrix_cost.py",                              # ~20
     "test_user_kernel.py::test_kernel_without_e1000e",  # 17-19
     "test_smoke.py",                                    # ~17

@@ -190,6 +190,57 @@ def test_user_kernel_with_its_module_tree(tmp_path, debian):
     assert "1 passed, 0 failed" in r.stdout
 
 
+def kernel_tree(root, debian, guest_image):
+    """A kernel build tree as `make` leaves it (no modules_install): the
+    bzImage under arch/x86/boot, each module where its source directory
+    is, the module lists at the top, and sources beside them."""
+    boot = root / "arch" / "x86" / "boot"
+    boot.mkdir(parents=True)
+    (boot / "bzImage").write_bytes(debian["vmlinuz"].read_bytes())
+    for m in guest_image["modules"]:
+        src = Path(m["source"])
+        rel = src.relative_to(debian["tree"] / "kernel")
+        (root / rel.parent).mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(src.read_bytes())
+        (root / rel.parent / "Makefile").write_text("obj-m += x.o\n")
+    (root / "modules.builtin").write_bytes(
+        (debian["tree"] / "modules.builtin").read_bytes())
+    (root / ".git").mkdir()
+    return root
+
+
+def test_kernel_tree_refused_when_not_built_or_doubled(tmp_path, debian):
+    refused(cli("--kernel-tree", tmp_path),
+            f"error: --kernel-tree {tmp_path} is not a built kernel tree",
+            "it has no arch/x86/boot/bzImage")
+    refused(cli("--kernel-tree", tmp_path, "--kernel", debian["vmlinuz"]),
+            "error: --kernel-tree and --kernel both given")
+    refused(cli("--kernel-tree", tmp_path / "nothing"),
+            f"error: --kernel-tree {tmp_path / 'nothing'}: no such "
+            "directory")
+
+
+def test_kernel_tree_boots_its_bzimage_with_its_modules(tmp_path, debian,
+                                                        guest_image):
+    tree = kernel_tree(tmp_path / "linux", debian, guest_image)
+    report = tmp_path / "report"
+    r = cli("--kernel-tree", tree, "--report", report, *ONE_CELL,
+            timeout=1200)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr
+    meta = json.loads((report / "results.json").read_text())["meta"]
+    assert meta["guest"].startswith(
+        f"your kernel tree {tree} ({debian['release']})")
+    key = meta["guest"].split("build/guests/")[1].rstrip(")")
+    manifest = json.loads((REPO / "build" / "guests" / key /
+                           "manifest.json").read_text())
+    # every module of the default image, each from its place in the tree
+    got = {m["name"]: Path(m["source"]).resolve()
+           for m in manifest["modules"]}
+    assert got == {m["name"]: tree / Path(m["source"]).relative_to(
+        debian["tree"] / "kernel") for m in guest_image["modules"]}
+    assert "1 passed, 0 failed" in r.stdout
+
+
 def test_debian_kernel_6_12(tmp_path):
     report = tmp_path / "report"
     r = cli("--debian-kernel", "6.12", "--report", report, *ONE_CELL,

@@ -13,6 +13,8 @@
 #include "e1000e-pp-drv.h"
 
 #include <poll.h>
+#include <sys/ioctl.h>
+#include <linux/sockios.h>
 
 /* ---------------------------------------------------------------- */
 /* Transmit                                                         */
@@ -173,6 +175,28 @@ void e1000epp_inject(E1000epp *d, const void *frame, size_t len)
         e1000epp_rd(d, STATUS);
         poll(&pfd, 1, 1);
     }
+}
+
+/*
+ * Wait until QEMU has read every byte injected so far: the socket netdev
+ * hands each frame to the device as it reads it, so a device that takes
+ * every frame (dropping what does not fit) has then seen them all.  Each
+ * round is a register read, which gives QEMU's main loop a turn.
+ */
+void e1000epp_wait_injected(E1000epp *d)
+{
+    int unread = 0, round;
+
+    for (round = 0; round < INJECT_TRIES; round++) {
+        g_assert_cmpint(ioctl(d->sock[0], SIOCOUTQ, &unread), ==, 0);
+        if (!unread) {
+            return;
+        }
+        e1000epp_rd(d, STATUS);
+    }
+    e1000epp_dump_regs(d, "waiting for injected frames");
+    g_error("QEMU left %d injected bytes unread after %d rounds on %s",
+            unread, INJECT_TRIES, d->model);
 }
 
 static bool wire_has_data(E1000epp *d, void *opaque)

@@ -168,6 +168,7 @@ void e1000epp_rx_wait_dd(E1000epp *d, uint32_t idx);
 
 /* Frames on the netdev socket (4-byte big-endian length, no FCS) */
 void e1000epp_inject(E1000epp *d, const void *frame, size_t len);
+void e1000epp_wait_injected(E1000epp *d);
 size_t e1000epp_collect(E1000epp *d, void *buf, size_t cap);
 bool e1000epp_wire_idle(E1000epp *d);
 

@@ -32,6 +32,8 @@
 #define ETH_P_ARP_TYPE      0x0806
 #define ETH_P_8021Q_TYPE    0x8100
 #define ETH_P_IPV6_TYPE     0x86dd
+#define ETH_P_MAC_CONTROL   0x8808
+#define MAC_CONTROL_PAUSE   0x0001
 #define VLAN_HLEN           4
 #define IP_PROTO_ICMP       1
 #define IP_PROTO_TCP        6
@@ -49,7 +51,7 @@
     X(arp_requests) X(arp_replies) X(icmp_echo_requests) \
     X(icmp_echo_replies) X(udp_echo_requests) X(udp_echo_replies) \
     X(tx_pattern_frames) X(tx_pattern_bytes) X(malformed) X(connections) \
-    X(vlan_in)
+    X(vlan_in) X(pause_xoff) X(pause_xon)
 
 struct peer_counters {
 #define PEER_FIELD(name) uint64_t name;

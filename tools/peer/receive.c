@@ -4,7 +4,9 @@
  * the guest's MAC is learnt from its first unicast source, and the frame
  * goes by EtherType to the Rx session (pattern frames, an 802.1Q-tagged
  * one checked as the untagged frame), ARP and IPv4 (ipv4.c) or IPv6
- * (ndp.c).
+ * (ndp.c).  PAUSE frames (IEEE 802.3 Annex 31B: MAC control, opcode 1)
+ * are counted as XOFF (a pause time) or XON (pause time 0): the peer
+ * does not pause, it only counts what the NIC's flow control sent.
  */
 
 #include "peer.h"
@@ -38,6 +40,14 @@ void receive_frame(const uint8_t *f, size_t len)
     } else if (type == PP_ETHERTYPE) {
         if (peer.rx.active) {
             pp_rx_account(&peer.rx, f, len);
+        }
+    } else if (type == ETH_P_MAC_CONTROL) {
+        if (len >= PP_ETH_HLEN + 4 && pp_get16(f + 14) == MAC_CONTROL_PAUSE) {
+            if (pp_get16(f + 16)) {
+                peer.c.pause_xoff++;
+            } else {
+                peer.c.pause_xon++;
+            }
         }
     } else if (type == ETH_P_ARP_TYPE) {
         peer_arp_frame(f, len);

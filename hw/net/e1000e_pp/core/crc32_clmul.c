@@ -9,6 +9,7 @@
  */
 #include <immintrin.h>
 
+#include "compiler.h"
 #include "internal.h"
 
 /*
@@ -318,7 +319,7 @@ uint64_t e1000e_pp_csum_simd(const uint8_t *p, size_t len)
         size_t n = len < (size_t)CSUM_STEP * CSUM_STEPS ? len :
                    (size_t)CSUM_STEP * CSUM_STEPS;
         __m256i acc = _mm256_setzero_si256();
-        int32_t lanes[8] __attribute__((uninitialized));
+        int32_t lanes[8] E1000E_PP_NOINIT;
         int i;
 
         len -= n;

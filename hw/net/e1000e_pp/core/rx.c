@@ -12,6 +12,7 @@
  */
 #include <string.h>
 
+#include "compiler.h"
 #include "internal.h"
 #include "coverage.h"
 
@@ -157,7 +158,7 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
      * The segment arrays are filled as used (rxframe_add): kept out of
      * the automatic zeroing QEMU builds with, on every frame.
      */
-    __attribute__((uninitialized)) RxFrame fr;
+    E1000E_PP_NOINIT RxFrame fr;
 
     fr.nseg = 0;
     fr.len = 0;

@@ -34,6 +34,7 @@
  */
 #include <string.h>
 
+#include "compiler.h"
 #include "internal.h"
 #include "dma.h"
 
@@ -130,7 +131,7 @@ static void fetch(E1000EPPCore *c, unsigned want)
     unsigned dsz = 16 * du, room = cache_size(c), k, first, i;
     uint32_t n = e1000e_pp_rx_ring_units(c), host = e1000e_pp_rx_ring_free(c);
     uint64_t base = e1000e_pp_rx_ring_base(c);
-    uint8_t tmp[E1000E_PP_RX_CACHE * 32] __attribute__((uninitialized));
+    uint8_t tmp[E1000E_PP_RX_CACHE * 32] E1000E_PP_NOINIT;
     uint8_t *dst = tmp;
     uint32_t pos, slot;
 

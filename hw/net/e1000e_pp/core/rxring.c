@@ -11,6 +11,7 @@
  */
 #include <string.h>
 
+#include "compiler.h"
 #include "internal.h"
 #include "coverage.h"
 #include "dma.h"
@@ -140,7 +141,7 @@ static size_t frame_dma(E1000EPPCore *c, const RxFrame *fr, size_t off,
      * Filled before it is read: kept out of the automatic zeroing QEMU
      * builds with (-ftrivial-auto-var-init=zero), 2 KiB on every call.
      */
-    uint8_t gather[RX_GATHER_MAX] __attribute__((uninitialized));
+    uint8_t gather[RX_GATHER_MAX] E1000E_PP_NOINIT;
     size_t have = 0, at = 0;
     unsigned s;
 

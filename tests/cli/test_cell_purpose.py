@@ -1,0 +1,213 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""What each matrix cell exists to produce, without a VM: the declared
+situations and the reason a cell fails without one, `--require-coverage
+all`, the situations Linux's e1000e cannot produce, the FCS placements
+from a programmed buffer layout, and the counters an error cell moves.
+
+Expected values are written out from the 82574L datasheet's buffer
+rules and Linux e1000e's counter definitions, not recomputed with the
+code under test."""
+
+import os
+import subprocess
+import sys
+
+from e1000epp import matrix, matrix_diag, matrix_exec, rxlayout
+
+CLI = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "e1000e-pp")
+
+# What the Linux driver programmed, read from the device in a VM run:
+# MTU 2027 with CrcStripping=0 (packet split, LPE, SECRC clear) and
+# MTU 1500 (2048-byte extended descriptors, SECRC set).
+PS_KEEP = {"RCTL": 0x02038422, "PSRCTL": 0x00000401, "RFCTL": 0x00008000}
+LEGACY_STRIP = {"RCTL": 0x04008002, "PSRCTL": 0, "RFCTL": 0x00008000}
+
+
+def test_a_cell_without_its_situation_fails_naming_it():
+    checks = matrix_exec.Checks()
+    checks.produced("err-crc", 0)
+    checks.produced("tso", 12)
+    assert checks.failures() == ["did not produce err-crc"]
+
+
+def test_every_reachable_situation_has_a_producer_in_the_default_matrix():
+    by = matrix.producers(matrix.default_matrix())
+    assert set(by) == set(matrix_diag.SITUATIONS)
+    assert sorted(matrix_diag.UNREACHABLE) == ["dma-fault", "null-desc"]
+    for name, cells in by.items():
+        if name in matrix_diag.UNREACHABLE:
+            assert cells == [], name
+        else:
+            assert cells, f"no cell of the default matrix declares {name}"
+    assert by["err-oversize"] == ["mtu1500-strip-msix-noiommu-errlong"]
+    assert by["xoff-sent"] == ["mtu1500-strip-msix-noiommu-burstfc",
+                               "mtu9000-strip-msix-noiommu-burstfc"]
+
+
+def test_the_reduced_matrix_declares_twenty_situations():
+    declared = set()
+    for c in matrix.reduced_matrix():
+        declared |= set(c.situations())
+    assert len(declared) == 20
+    assert declared == set(matrix_diag.SITUATIONS) - {
+        "err-symbol", "err-data", "err-oversize", "null-desc", "dma-fault"}
+
+
+def test_require_coverage_all_is_every_reachable_situation():
+    names = matrix_diag.parse_required("all")
+    assert len(names) == 23
+    assert "null-desc" not in names and "dma-fault" not in names
+    assert matrix_diag.parse_required("tso,all")[0] == "tso"
+    assert len(matrix_diag.parse_required("tso,all")) == 23
+
+
+def _shard(tmp_path, hit):
+    d = tmp_path / "shard"
+    os.makedirs(d / "cells", exist_ok=True)
+    matrix.write_json(str(d / "results.json"), {"meta": {}, "cells": [
+        {"cell": "mtu1500-strip-msix-noiommu", "status": matrix.PASS,
+         "reason": "", "seconds": 1.0, "evidence": [],
+         "coverage": {"known": list(matrix_diag.SITUATIONS), "hit": hit}}]})
+    return str(d)
+
+
+def _merge(tmp_path, shard, *extra):
+    return subprocess.run([sys.executable, CLI, "merge", "--report",
+                           str(tmp_path / "out"), shard] + list(extra),
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True)
+
+
+def test_require_coverage_all_names_the_one_missed(tmp_path):
+    hit = {n: 1 for n in matrix_diag.SITUATIONS
+           if n not in ("null-desc", "dma-fault", "xoff-sent")}
+    p = _merge(tmp_path, _shard(tmp_path, hit), "--require-coverage", "all")
+    assert p.returncode == 1
+    assert "1 required situation never reached in this run: xoff-sent" \
+        in p.stderr
+    assert "Traceback" not in p.stderr
+    assert "null-desc              0  never reached (unreachable: Linux's " \
+        "e1000e never posts a buffer address of 0" in p.stdout
+
+
+def test_require_coverage_all_passes_without_the_unreachable(tmp_path):
+    hit = {n: 1 for n in matrix_diag.SITUATIONS
+           if n not in ("null-desc", "dma-fault")}
+    p = _merge(tmp_path, _shard(tmp_path, hit), "--require-coverage", "all")
+    assert p.returncode == 0, p.stderr
+    assert "all 23 required situations reached" in p.stdout
+
+
+def test_layout_read_through_the_monitor():
+    info = ('  Bus  0, device   1, function 0:\n'
+            '    Ethernet controller: PCI device 8086:10d3\n'
+            '      BAR0: 32 bit memory at 0xfeba0000 [0xfebbffff]\n'
+            '      id "nic0"\n')
+    seen = []
+
+    def hmp(cmd):
+        seen.append(cmd)
+        if cmd == "info pci":
+            return info
+        return "00000000feba0100: 0x02038422\r\n"
+    regs = rxlayout.read_registers(hmp, "nic0")
+    assert seen[1:] == ["xp /1wx 0xfeba0100", "xp /1wx 0xfeba2170",
+                        "xp /1wx 0xfeba5008"]
+    assert regs["RCTL"] == 0x02038422
+
+
+def test_packet_split_layout_places_the_fcs_at_buffer_0s_end():
+    # PSRCTL.BSIZE0 1 x 128 bytes, BSIZE1 4 KB: a pattern frame (not IP,
+    # no header split) fills buffer 0 then buffer 1 (82574L 7.1.5).
+    lay = rxlayout.decode(PS_KEEP)
+    assert (lay["format"], lay["first"], lay["next"]) == \
+        ("packet-split", [128, 4096, 0, 0], [0, 4096, 0, 0])
+    assert not lay["secrc"] and lay["lpe"]
+    assert rxlayout.fcs_lengths(lay, 2027 + 14) == [126, 128]
+    assert rxlayout.placement(lay, 126) == "straddle"
+    assert rxlayout.placement(lay, 128) == "alone"
+    assert rxlayout.placement(lay, 127) == "straddle"
+    assert rxlayout.placement(lay, 125) == "straddle"
+    assert rxlayout.placement(lay, 124) is None     # ends with buffer 0
+    assert rxlayout.placement(lay, 2040) is None
+
+
+def test_jumbo_packet_split_layout_reaches_three_boundaries():
+    lay = rxlayout.decode(dict(PS_KEEP, PSRCTL=0x04040401))
+    assert lay["first"] == [128, 4096, 4096, 4096]
+    # buffer ends at 128, 128 + 4096 = 4224 and 8320
+    assert rxlayout.fcs_lengths(lay, 9000 + 14) == \
+        [126, 128, 4222, 4224, 8318, 8320]
+
+
+def test_legacy_2k_layout_as_coverage_md_describes_it():
+    lay = rxlayout.decode(dict(LEGACY_STRIP, RCTL=0x00008002))
+    assert (lay["first"], lay["secrc"]) == ([2048], False)
+    assert rxlayout.placement(lay, 2046) == "straddle"
+    assert rxlayout.placement(lay, 2048) == "alone"
+    assert rxlayout.placement(lay, 2044) is None
+    # At MTU 1500 no frame reaches the first boundary.
+    assert rxlayout.fcs_lengths(lay, 1514) == []
+
+
+def test_stripped_fcs_has_no_placement():
+    lay = rxlayout.decode(LEGACY_STRIP)
+    assert lay["secrc"] and rxlayout.fcs_lengths(lay, 9014) == []
+    assert rxlayout.placement(lay, 2046) is None
+
+
+def test_bsize_encodings_and_reserved_ones():
+    sizes = {}
+    for bsex in (0, 1):
+        for bsize in range(4):
+            rctl = (bsex << 25) | (bsize << 16)
+            try:
+                sizes[(bsex, bsize)] = rxlayout.decode(
+                    dict(LEGACY_STRIP, RCTL=rctl))["first"][0]
+            except rxlayout.LayoutError:
+                sizes[(bsex, bsize)] = None
+    assert sizes == {(0, 0): 2048, (0, 1): 1024, (0, 2): 512, (0, 3): 256,
+                     (1, 0): None, (1, 1): 16384, (1, 2): 8192,
+                     (1, 3): 4096}
+
+
+def test_a_layout_without_packet_split_excuses_hdr_split():
+    cell = matrix.Cell(2027, "keep")
+    lay = rxlayout.decode(dict(LEGACY_STRIP, RCTL=0x02030020))  # 4 KB
+    lay["fcs_lengths"] = rxlayout.fcs_lengths(lay, 2041)
+    need, moot = matrix_exec.layout_declared(cell, lay)
+    assert "hdr-split" in moot and "hdr-split" not in need
+    # no 4 KB boundary inside a 2041-byte frame either
+    assert set(moot) == {"hdr-split", "fcs-straddle", "fcs-alone"}
+    lay = rxlayout.decode(PS_KEEP)
+    lay["fcs_lengths"] = rxlayout.fcs_lengths(lay, 2041)
+    need, moot = matrix_exec.layout_declared(cell, lay)
+    assert moot == {} and {"hdr-split", "fcs-straddle",
+                           "fcs-alone"} <= set(need)
+
+
+def test_error_cells_expect_the_drivers_counters():
+    # Linux e1000e: rx_errors = RXERRC + CRCERRS + ALGNERRC + RUC + ROC +
+    # CEXTERR, rx_length_errors = RUC + ROC, rx_crc_errors = CRCERRS,
+    # rx_long_length_errors = ROC; SYMERRS is not read.
+    want = {
+        "errcrc": {"rx_crc_errors": 1, "rx_errors": 1},
+        "errcrc-rxall": {"rx_crc_errors": 1, "rx_errors": 1},
+        "errsym": {},
+        "errdata": {"rx_errors": 1},
+        "errlong": {"rx_errors": 1, "rx_length_errors": 1,
+                    "rx_long_length_errors": 1},
+    }
+    assert {k: f.stats for k, f in matrix.FAMILIES.items()
+            if f.knob and f.knob.startswith("error-")} == want
+    cell = matrix.Cell(1500, family="errlong")
+    assert matrix_exec.expected_drops(cell, None)["rx-oversize"] == 3
+    assert matrix_exec.expected_drops(
+        matrix.Cell(1500, family="errcrc-rxall"), None)["rx-errored"] == 0
+
+
+def test_knob_names_live_in_one_map():
+    src = open(matrix_exec.__file__).read()
+    for knob in matrix.KNOBS.values():
+        assert f'"{knob}"' not in src, knob
