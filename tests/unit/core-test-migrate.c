@@ -171,11 +171,6 @@ static void bad_pktbuf_charge(E1000EPPCore *c)
     c->arch.pktbuf.q[0].charge = 0;
 }
 
-static void bad_pktbuf_hdr_len(E1000EPPCore *c)
-{
-    c->arch.pktbuf.q[1].info.hdr_len = 301 + 4;
-}
-
 static void bad_pktbuf_occupied(E1000EPPCore *c)
 {
     c->saved.pktbuf_bytes += 16;
@@ -307,7 +302,6 @@ static const Corruption corruptions[] = {
     { "pktbuf.q[0].done:", bad_pktbuf_done },
     { "pktbuf.q[1].done:", bad_pktbuf_done_behind },
     { "pktbuf.q[0].charge:", bad_pktbuf_charge },
-    { "pktbuf.q[1].info.hdr_len:", bad_pktbuf_hdr_len },
     { "pktbuf occupied bytes:", bad_pktbuf_occupied },
     { "pktbuf.write:", bad_pktbuf_write },
     { "pktbuf.used:", bad_pktbuf_used },
