@@ -27,8 +27,10 @@ traffic and collects its evidence into cells/<name>/:
 
 import os
 import re
+import struct
 import sys
 import time
+from collections import Counter
 
 from . import cost, matrix, matrix_diag, paths, rxlayout
 
@@ -194,6 +196,23 @@ def check_irq_mode(vm, cell, checks, cell_dir):
                 "no eth0 line")
 
 
+def check_iommu(vm, cell, checks):
+    """Translation active in an iommu cell, absent otherwise: the NIC's
+    IOMMU group and its domain type (Linux's iommu_group/type: "DMA"
+    for a translating domain with iommu.strict=1), and the guest's VT-d
+    setup line."""
+    rc, kind = _sh(vm, "cat /sys/class/net/eth0/device/iommu_group/type",
+                   check=False)
+    kind = kind.strip() if rc == 0 else "no IOMMU group"
+    if cell.iommu == "noiommu":
+        checks.eq("eth0's device in no IOMMU group", kind, "no IOMMU group")
+        return
+    checks.eq("eth0's IOMMU domain type (iommu_group/type)", kind, "DMA")
+    _, n = _sh(vm, "dmesg | grep -c 'DMAR: Intel(R) Virtualization "
+               "Technology for Directed I/O'", check=False)
+    checks.eq("the guest's VT-d setup line (dmesg)", n.strip(), "1")
+
+
 def _kv_counters(d):
     keys = ("good", "bad", "trunc", "corrupt", "fcs_bad", "missing", "dup",
             "reorder", "stale", "bytes")
@@ -271,6 +290,24 @@ def read_layout(vm, cell, cell_dir, checks, tlog):
          f"{layout['next']} secrc {layout['secrc']}: FCS lengths "
          f"{layout['fcs_lengths']}")
     return layout
+
+
+def wire_tags(pcap_path, src_mac, run):
+    """{"VLAN ID" or "untagged": frames} of the pattern frames of run
+    that src_mac put on the wire, from the peer's capture."""
+    src = harness.mac_bytes(src_mac)
+    out = Counter()
+    for _, f in harness.read_pcap(pcap_path):
+        vid, off = "untagged", 12
+        if f[6:12] != src or len(f) < 32:
+            continue
+        if f[12:14] == b"\x81\x00":
+            vid, off = str(struct.unpack_from(">H", f, 14)[0] & 0xfff), 16
+        if struct.unpack_from(">H", f, off)[0] != harness.PP_ETHERTYPE:
+            continue
+        if struct.unpack_from(">I", f, off + 6)[0] == run:
+            out[vid] += 1
+    return dict(out)
 
 
 def marked_frames(fam):
@@ -387,6 +424,17 @@ def traffic_frames(vm, cell, run_base, checks, cell_dir, tlog, bound):
     checks.eq("frames guest->peer (peer)", _kv_counters(st["rx"]), want)
     if st["fails"] != "-":
         checks.true("guest->peer first failures", False, st["fails"])
+    # On the wire (the peer's capture): the guest's frames carry the
+    # VLAN's tag, and only those, or none.
+    vid = str(matrix.VLAN_ID) if cell.vlan else "untagged"
+    try:
+        tags = wire_tags(os.path.join(cell_dir, "peer.pcap"),
+                         harness.GUEST_MAC, run)
+    except (OSError, harness.HarnessError) as e:
+        checks.true("guest->peer tags read from the capture", False, str(e))
+    else:
+        checks.eq("guest->peer frames on the wire by VLAN ID (the capture)",
+                  tags, {vid: count})
 
 
 def traffic_burst(vm, cell, run_base, checks, cell_dir, tlog, bound):
@@ -768,6 +816,7 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
         vm.peer.command(f"PCAP {os.path.join(cell_dir, 'peer.pcap')}")
         configure(vm, g, cell, tlog)
         check_irq_mode(vm, cell, checks, cell_dir)
+        check_iommu(vm, cell, checks)
         checks.layout = read_layout(vm, cell, cell_dir, checks, tlog)
         taint0 = read_taint(vm, checks)
         new_events(vm, g, cell_dir, checks)
