@@ -66,6 +66,7 @@ KNOBS = {
     "error-oversize": "rx-error-oversize",
     "link-drop": "link-drop-ms",
     "fetch-limit": "rx-fetch-limit",
+    "dma-fault-writes": "x-dma-fault-writes",
 }
 # Frames marked with an injected error in an error cell's stream.
 ERR_FRAMES = 3
@@ -142,6 +143,11 @@ FAMILIES = {f.name: f for f in (
            "multi-descriptor frame), the device fetching "
            f"{FETCH_LIMIT} descriptors per tail write", knob="fetch-limit",
            burst="long"),
+    Family("dmafault", ["dma-fault"],
+           "the first pattern frame's data write rejected by the device "
+           "(x-dma-fault-writes) under the emulated IOMMU: the fault "
+           "names the frame the agent lost, told as one sentence",
+           knob="dma-fault-writes"),
     Family("linkdrop", ["link-change-traffic"],
            f"the link dropped for {LINK_DROP_MS} ms (link-drop-ms) during "
            "the TCP stream peer -> guest", knob="link-drop"),
@@ -250,8 +256,8 @@ def family_cells():
     """The cells that drive the device's hard situations: every injected
     error at MTU 1500 (the CRC one also with rx-all and with the FCS
     kept at a jumbo MTU), bursts with flow control off and on at two
-    MTUs, the multi-buffer burst, the link dropped under traffic at two
-    MTUs."""
+    MTUs, the multi-descriptor burst, the link dropped under traffic at
+    two MTUs, a data write rejected under the IOMMU."""
     cells = _grid([1500], ["strip"], ["msix"], ["noiommu"],
                   families=["errcrc", "errcrc-rxall", "errsym", "errdata",
                             "errlong"])
@@ -261,6 +267,8 @@ def family_cells():
                    families=["errcrc"])
     cells += _grid([1500, 9000], ["strip"], ["msix"], ["noiommu"],
                    families=["burst", "burstfc", "linkdrop"])
+    cells += _grid([1500, 9000], ["strip", "keep"], ["msix"], ["iommu"],
+                   families=["dmafault"])
     return cells
 
 
@@ -281,7 +289,8 @@ def default_matrix():
 def reduced_matrix():
     """The CI matrix (`./e1000e-pp test`): one cell per mechanism and
     one per situation family (an injected error, a burst with flow
-    control off and on, the multi-buffer burst, the link drop)."""
+    control off and on, the multi-descriptor burst, the link drop, a
+    rejected DMA write)."""
     return [
         Cell(1500),
         Cell(2027, "keep"),
@@ -297,6 +306,7 @@ def reduced_matrix():
         Cell(9000, family="burstfc"),
         Cell(2027, family="longburst"),
         Cell(1500, family="linkdrop"),
+        Cell(1500, iommu="iommu", family="dmafault"),
     ]
 
 

@@ -54,9 +54,6 @@ SITUATIONS = (
 UNREACHABLE = {
     "null-desc": "Linux's e1000e never posts a buffer address of 0: every "
                  "descriptor it hands the device carries a mapped buffer",
-    "dma-fault": "under a working IOMMU the driver maps every buffer it "
-                 "posts, so no device write is rejected; no knob of the "
-                 "device rejects one on demand yet",
 }
 REACHABLE = tuple(s for s in SITUATIONS if s not in UNREACHABLE)
 # Read over QMP at a cell's start and end.
@@ -139,12 +136,18 @@ def dmar_lines(dmesg_lines):
     return out
 
 
-def _why(f, dmar, dmar_addr, iommu):
+def _why(f, dmar, dmar_addr, iommu, injected=False):
     """The reading of a fault, from what the evidence shows. The device
     lists the failed write whole; the IOMMU's fault address says where
-    in it the mapping ended."""
+    in it the mapping ended. injected: the cell armed the device's
+    x-dma-fault-writes knob (its event list says so)."""
     rx_data = f["what"] == "rx-data"
     start = f["addr"] + f["offset"]
+    if rx_data and injected and not dmar:
+        return ("rejected on demand by the device (x-dma-fault-writes), as "
+                "an IOMMU rejects a write to a page it does not map: the "
+                "descriptor was written back, the buffer kept its old "
+                "bytes")
     if rx_data and dmar_addr is not None and \
             dmar_addr // PAGE > start // PAGE:
         return (f"the mapping ends {dmar_addr - f['addr']} bytes into the "
@@ -164,7 +167,8 @@ def _why(f, dmar, dmar_addr, iommu):
             "mastering off / D3hot (see the device's events)")
 
 
-def diagnose(faults, delivered0, frames, dmesg_lines, iommu=False):
+def diagnose(faults, delivered0, frames, dmesg_lines, iommu=False,
+             injected=False):
     """One dict per fault, with its evidence and a one-sentence reading.
     delivered0: the device's rx-delivered at the start of the cell (frame
     numbers are counted from realize); frames: the peer's frames of the
@@ -188,7 +192,7 @@ def diagnose(faults, delivered0, frames, dmesg_lines, iommu=False):
             if first <= a // PAGE <= last:
                 d["dmesg"], dmar_addr = ln, a
                 break
-        d["why"] = _why(f, d["dmesg"], dmar_addr, iommu)
+        d["why"] = _why(f, d["dmesg"], dmar_addr, iommu, injected)
         op = "write" if f["dir"] == "write" else "read"
         s = (f"{ring} descriptor {f['desc']} ({f['what']}): {op} of "
              f"{f['len']} bytes at offset {f['offset']} of buffer "
@@ -203,9 +207,10 @@ def diagnose(faults, delivered0, frames, dmesg_lines, iommu=False):
     return out
 
 
-def cell_end(start, end, cell_dir, peer_mac, iommu):
+def cell_end(start, end, cell_dir, peer_mac, iommu, injected=False):
     """(faults diagnosed, coverage) of a cell from the QMP readings at
-    its start and end (None where the device has no such property)."""
+    its start and end (None where the device has no such property);
+    injected: the cell armed x-dma-fault-writes."""
     faults, coverage = [], None
     if isinstance(end.get("situations"), str):
         after = parse_situations(end["situations"])
@@ -222,7 +227,7 @@ def cell_end(start, end, cell_dir, peer_mac, iommu):
             dmesg = []
         frames = peer_frames(os.path.join(cell_dir, "peer.pcap"), peer_mac)
         faults = diagnose(new, start.get("rx-delivered") or 0, frames,
-                          dmesg, iommu)
+                          dmesg, iommu, injected)
     return faults, coverage
 
 

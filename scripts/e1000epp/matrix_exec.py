@@ -27,8 +27,10 @@ traffic and collects its evidence into cells/<name>/:
 
 import os
 import re
+import struct
 import sys
 import time
+from collections import Counter
 
 from . import cost, matrix, matrix_diag, paths, rxlayout
 
@@ -38,6 +40,8 @@ import harness  # noqa: E402  (tests/functional/harness.py)
 LINK_TIMEOUT = 60
 REPEAT = 3
 ERR_MARKED = matrix.ERR_FRAMES
+# Rx data writes the DMA-fault cell has the device reject.
+DMA_FAULTS = 1
 UDP_COUNT = 8
 TCP_BYTES = 256 * 1024
 TCP_CHUNK = 16384
@@ -74,6 +78,7 @@ class Checks:
         self.frames_ok = True
         self.layout = None          # rxlayout.decode() of the cell
         self.burst = None           # device counters over a burst
+        self.lost_seqs = []         # pattern seqs the family made lost
 
     def produced(self, name, count):
         """A declared situation: the cell fails unless it happened."""
@@ -115,7 +120,7 @@ class Guest:
         self.params = None
         self.dmesg_lines = 0
         self.flow_control = True    # the driver's default: rx and tx on
-        self.events = 0             # device events already seen
+        self.events = None          # the last device event seen
 
 
 def boot_args(boot_key):
@@ -189,6 +194,23 @@ def check_irq_mode(vm, cell, checks, cell_dir):
     checks.true(f"interrupt mode {cell.irq} in /proc/interrupts", ok,
                 "; ".join(" ".join(ln.split()[-3:]) for ln in lines) or
                 "no eth0 line")
+
+
+def check_iommu(vm, cell, checks):
+    """Translation active in an iommu cell, absent otherwise: the NIC's
+    IOMMU group and its domain type (Linux's iommu_group/type: "DMA"
+    for a translating domain with iommu.strict=1), and the guest's VT-d
+    setup line."""
+    rc, kind = _sh(vm, "cat /sys/class/net/eth0/device/iommu_group/type",
+                   check=False)
+    kind = kind.strip() if rc == 0 else "no IOMMU group"
+    if cell.iommu == "noiommu":
+        checks.eq("eth0's device in no IOMMU group", kind, "no IOMMU group")
+        return
+    checks.eq("eth0's IOMMU domain type (iommu_group/type)", kind, "DMA")
+    _, n = _sh(vm, "dmesg | grep -c 'DMAR: Intel(R) Virtualization "
+               "Technology for Directed I/O'", check=False)
+    checks.eq("the guest's VT-d setup line (dmesg)", n.strip(), "1")
 
 
 def _kv_counters(d):
@@ -270,6 +292,33 @@ def read_layout(vm, cell, cell_dir, checks, tlog):
     return layout
 
 
+def wire_tags(pcap_path, src_mac, run):
+    """{"VLAN ID" or "untagged": frames} of the pattern frames of run
+    that src_mac put on the wire, from the peer's capture."""
+    src = harness.mac_bytes(src_mac)
+    out = Counter()
+    for _, f in harness.read_pcap(pcap_path):
+        vid, off = "untagged", 12
+        if f[6:12] != src or len(f) < 32:
+            continue
+        if f[12:14] == b"\x81\x00":
+            vid, off = str(struct.unpack_from(">H", f, 14)[0] & 0xfff), 16
+        if struct.unpack_from(">H", f, off)[0] != harness.PP_ETHERTYPE:
+            continue
+        if struct.unpack_from(">I", f, off + 6)[0] == run:
+            out[vid] += 1
+    return dict(out)
+
+
+def marked_frames(fam):
+    """How many pattern frames the family's knob marks or faults."""
+    if not fam or not fam.knob:
+        return 0
+    if fam.knob.startswith("error-"):
+        return ERR_MARKED
+    return DMA_FAULTS if fam.knob == "dma-fault-writes" else 0
+
+
 def _lost(fails):
     """The sequence numbers of `lost:3,7;...` (the agent's first ones)."""
     for word in (fails or "-").split(";"):
@@ -288,8 +337,7 @@ def traffic_frames(vm, cell, run_base, checks, cell_dir, tlog, bound):
     lens_csv = ",".join(map(str, lens))
     tlog(f"frame lengths {lens_csv} x{REPEAT} on {ifname}")
     fam = cell.family
-    marked = ERR_MARKED if fam and fam.knob and \
-        fam.knob.startswith("error-") else 0
+    marked = marked_frames(fam)
     # Sent in order, seq k is lens[k % len(lens)] bytes: the marked
     # frames are the first ones, lost unless the family delivers them.
     lost = 0 if not marked or fam.delivered else marked
@@ -297,6 +345,7 @@ def traffic_frames(vm, cell, run_base, checks, cell_dir, tlog, bound):
     want = {"good": count - lost, "bad": 0, "trunc": 0, "corrupt": 0,
             "fcs_bad": 0, "missing": lost, "dup": 0, "reorder": 0,
             "stale": 0, "bytes": want_bytes - lost_bytes}
+    dma_fault = bool(fam and fam.knob == "dma-fault-writes")
 
     # Peer -> guest.
     run = run_base + 1
@@ -321,12 +370,21 @@ def traffic_frames(vm, cell, run_base, checks, cell_dir, tlog, bound):
     sit1 = situations_now(vm)
     tlog(f"peer->guest agent: {got}")
     checks.frames_ok = got.get("good", 0) > 0
-    checks.eq("frames peer->guest (agent)", _kv_counters(got), want)
+    counted = _kv_counters(got)
+    if dma_fault:
+        # The rejected frame's buffer kept its old bytes: a frame of an
+        # earlier run when it held one, else nothing for this socket.
+        checks.true("peer->guest: at most the rejected frame seen as "
+                    "another run's", counted.pop("stale", 0) <= marked,
+                    f"stale {got.get('stale')}")
+        want = {k: v for k, v in want.items() if k != "stale"}
+    checks.eq("frames peer->guest (agent)", counted, want)
     fails = got.get("fails", "-")
     if lost:
         checks.eq("peer->guest: the frames lost are the marked ones "
                   "(first sequence numbers)", _lost(fails),
                   list(range(lost)))
+        checks.lost_seqs = list(range(lost))
         fails = ";".join(w for w in fails.split(";")
                          if not w.startswith("lost:")) or "-"
     if fails != "-":
@@ -355,7 +413,7 @@ def traffic_frames(vm, cell, run_base, checks, cell_dir, tlog, bound):
                                 for n in lens}
 
     # Guest -> peer.
-    want = dict(want, good=count, missing=0, bytes=want_bytes)
+    want = dict(want, good=count, missing=0, bytes=want_bytes, stale=0)
     run = run_base + 2
     vm.peer.command(f"RX {run} {count} {harness.GUEST_MAC}")
     vm.agent.kv(f"TXL {ifname} {harness.PEER_MAC} {run} {lens_csv} "
@@ -366,6 +424,17 @@ def traffic_frames(vm, cell, run_base, checks, cell_dir, tlog, bound):
     checks.eq("frames guest->peer (peer)", _kv_counters(st["rx"]), want)
     if st["fails"] != "-":
         checks.true("guest->peer first failures", False, st["fails"])
+    # On the wire (the peer's capture): the guest's frames carry the
+    # VLAN's tag, and only those, or none.
+    vid = str(matrix.VLAN_ID) if cell.vlan else "untagged"
+    try:
+        tags = wire_tags(os.path.join(cell_dir, "peer.pcap"),
+                         harness.GUEST_MAC, run)
+    except (OSError, harness.HarnessError) as e:
+        checks.true("guest->peer tags read from the capture", False, str(e))
+    else:
+        checks.eq("guest->peer frames on the wire by VLAN ID (the capture)",
+                  tags, {vid: count})
 
 
 def traffic_burst(vm, cell, run_base, checks, cell_dir, tlog, bound):
@@ -523,6 +592,22 @@ def read_device(vm):
     return out
 
 
+def check_expected_faults(checks, faults, lost, tlog):
+    """The DMA-fault cell: exactly the faults it asked for, each naming
+    the pattern frame the agent lost, read as an injected rejection."""
+    checks.eq("DMA faults the device listed", len(faults), DMA_FAULTS)
+    named = []
+    for d in faults:
+        tlog(f"fault: {d['sentence']}")
+        m = re.search(r"pattern frame seq (\d+) of run", d.get("peer") or "")
+        named.append(int(m.group(1)) if m else None)
+        checks.true("the fault's diagnosis names the injected rejection",
+                    matrix.KNOBS["dma-fault-writes"] in d["sentence"] and
+                    d["what"] == "rx-data", d["sentence"])
+    checks.eq("the faulted frames are the ones the agent lost (pattern "
+              "seq)", named, lost)
+
+
 def layout_declared(cell, layout):
     """(situations the cell must produce, {situation: why not}): those
     that depend on the buffer layout go only where the layout the driver
@@ -607,8 +692,13 @@ def new_events(vm, g, cell_dir, checks):
     except harness.HarnessError as e:
         checks.true("device events read (QMP)", False, str(e))
         return []
-    new = lines[g.events:] if len(lines) >= g.events else lines
-    g.events = len(lines)
+    # The device keeps its last events only: new ones follow the last
+    # line the previous cell saw (each starts with its time in ns).
+    new = lines
+    if g.events in lines:
+        new = lines[len(lines) - lines[::-1].index(g.events):]
+    if lines:
+        g.events = lines[-1]
     with open(os.path.join(cell_dir, "events.txt"), "w") as f:
         f.write("\n".join(new) + "\n")
     return new
@@ -726,6 +816,7 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
         vm.peer.command(f"PCAP {os.path.join(cell_dir, 'peer.pcap')}")
         configure(vm, g, cell, tlog)
         check_irq_mode(vm, cell, checks, cell_dir)
+        check_iommu(vm, cell, checks)
         checks.layout = read_layout(vm, cell, cell_dir, checks, tlog)
         taint0 = read_taint(vm, checks)
         new_events(vm, g, cell_dir, checks)
@@ -758,19 +849,23 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
             matrix.write_json(os.path.join(cell_dir, "layout.json"),
                               checks.layout)
         observed = cell_observed(vm)
+        fam = cell.family
         unread = [k for k, v in delta.items() if v is None]
         if observed and unread:
             checks.true("device counters read (QMP)", False,
                         "unreadable: " + ", ".join(unread))
+        faulted = DMA_FAULTS if fam and fam.knob == "dma-fault-writes" \
+            else 0
         for k in DEVICE_MUST_STAY:
             if delta.get(k) is not None:
-                checks.eq(f"device counter {k} (QMP) unchanged", delta[k], 0)
+                want = faulted if k == "dma-errors" else 0
+                checks.eq(f"device counter {k} (QMP)" +
+                          (" unchanged" if not want else ""), delta[k], want)
         if observed:
             want = expected_drops(cell, checks.burst)
             checks.eq("device drop counters over the cell (QMP)",
                       {k: delta.get(k) for k in want}, want)
         sd = {k: stats1.get(k, 0) - stats0.get(k, 0) for k in stats1}
-        fam = cell.family
         per = fam.stats if fam and fam.knob and \
             fam.knob.startswith("error-") else {}
         want = {k: per.get(k, 0) * ERR_MARKED for k in matrix.ERROR_STATS}
@@ -784,9 +879,13 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
         scan_dmesg(vm, g, cell_dir, checks, taint0)
         faults, coverage = matrix_diag.cell_end(
             diag0, read_qom(vm, matrix_diag.QOM_END), cell_dir,
-            harness.PEER_MAC, cell.iommu != "noiommu")
-        for d in faults:
-            checks.true("DMA fault", False, d["sentence"])
+            harness.PEER_MAC, cell.iommu != "noiommu",
+            injected=any("knob-dma-fault-writes" in ln for ln in events))
+        if faulted:
+            check_expected_faults(checks, faults, checks.lost_seqs, tlog)
+        else:
+            for d in faults:
+                checks.true("DMA fault", False, d["sentence"])
         hit = (coverage or {}).get("hit", {})
         declared, moot = layout_declared(cell, checks.layout)
         if coverage is not None:

@@ -34,7 +34,7 @@ def test_a_cell_without_its_situation_fails_naming_it():
 def test_every_reachable_situation_has_a_producer_in_the_default_matrix():
     by = matrix.producers(matrix.default_matrix())
     assert set(by) == set(matrix_diag.SITUATIONS)
-    assert sorted(matrix_diag.UNREACHABLE) == ["dma-fault", "null-desc"]
+    assert sorted(matrix_diag.UNREACHABLE) == ["null-desc"]
     for name, cells in by.items():
         if name in matrix_diag.UNREACHABLE:
             assert cells == [], name
@@ -43,23 +43,27 @@ def test_every_reachable_situation_has_a_producer_in_the_default_matrix():
     assert by["err-oversize"] == ["mtu1500-strip-msix-noiommu-errlong"]
     assert by["xoff-sent"] == ["mtu1500-strip-msix-noiommu-burstfc",
                                "mtu9000-strip-msix-noiommu-burstfc"]
+    assert by["dma-fault"] == ["mtu1500-strip-msix-iommu-dmafault",
+                               "mtu9000-strip-msix-iommu-dmafault",
+                               "mtu1500-keep-msix-iommu-dmafault",
+                               "mtu9000-keep-msix-iommu-dmafault"]
 
 
-def test_the_reduced_matrix_declares_twenty_situations():
+def test_the_reduced_matrix_declares_twenty_one_situations():
     declared = set()
     for c in matrix.reduced_matrix():
         declared |= set(c.situations())
-    assert len(declared) == 20
+    assert len(declared) == 21
     assert declared == set(matrix_diag.SITUATIONS) - {
-        "err-symbol", "err-data", "err-oversize", "null-desc", "dma-fault"}
+        "err-symbol", "err-data", "err-oversize", "null-desc"}
 
 
 def test_require_coverage_all_is_every_reachable_situation():
     names = matrix_diag.parse_required("all")
-    assert len(names) == 23
-    assert "null-desc" not in names and "dma-fault" not in names
+    assert len(names) == 24
+    assert "null-desc" not in names and "dma-fault" in names
     assert matrix_diag.parse_required("tso,all")[0] == "tso"
-    assert len(matrix_diag.parse_required("tso,all")) == 23
+    assert len(matrix_diag.parse_required("tso,all")) == 24
 
 
 def _shard(tmp_path, hit):
@@ -81,7 +85,7 @@ def _merge(tmp_path, shard, *extra):
 
 def test_require_coverage_all_names_the_one_missed(tmp_path):
     hit = {n: 1 for n in matrix_diag.SITUATIONS
-           if n not in ("null-desc", "dma-fault", "xoff-sent")}
+           if n not in ("null-desc", "xoff-sent")}
     p = _merge(tmp_path, _shard(tmp_path, hit), "--require-coverage", "all")
     assert p.returncode == 1
     assert "1 required situation never reached in this run: xoff-sent" \
@@ -93,10 +97,10 @@ def test_require_coverage_all_names_the_one_missed(tmp_path):
 
 def test_require_coverage_all_passes_without_the_unreachable(tmp_path):
     hit = {n: 1 for n in matrix_diag.SITUATIONS
-           if n not in ("null-desc", "dma-fault")}
+           if n != "null-desc"}
     p = _merge(tmp_path, _shard(tmp_path, hit), "--require-coverage", "all")
     assert p.returncode == 0, p.stderr
-    assert "all 23 required situations reached" in p.stdout
+    assert "all 24 required situations reached" in p.stdout
 
 
 def test_layout_read_through_the_monitor():
@@ -205,6 +209,17 @@ def test_error_cells_expect_the_drivers_counters():
     assert matrix_exec.expected_drops(cell, None)["rx-oversize"] == 3
     assert matrix_exec.expected_drops(
         matrix.Cell(1500, family="errcrc-rxall"), None)["rx-errored"] == 0
+
+
+def test_an_injected_fault_reads_as_one():
+    f = {"ns": 1, "frame": 8, "what": "rx-data", "desc": 0,
+         "addr": 0xffffb840, "offset": 0, "len": 60, "dir": "write"}
+    d = matrix_diag.diagnose([f], 7, [], [], iommu=True, injected=True)[0]
+    assert d["why"].startswith("rejected on demand by the device "
+                               "(x-dma-fault-writes)")
+    # Not injected, the same record reads as before.
+    d = matrix_diag.diagnose([f], 7, [], [], iommu=True)[0]
+    assert d["why"].startswith("refused with no IOMMU fault")
 
 
 def test_knob_names_live_in_one_map():

@@ -186,3 +186,39 @@ void test_cover_fault_record_names_the_frame(void)
                  "len=60 write\n"));
     fake_free(f);
 }
+
+void test_knob_dma_fault_writes_rejects_the_next_data_write(void)
+{
+    /*
+     * x-dma-fault-writes 1: the first frame's data write is rejected
+     * whole (its buffer keeps what it held), its descriptor still
+     * written back (a posted write is not known to fail: DD, length),
+     * the fault listed for frame 1; the second frame lands.
+     */
+    uint8_t frame[60], seen[60];
+    char list[512];
+    Fake *f = up_device();
+
+    ring(f, RCTL_SECRC, 7);
+    memset(f->mem + RX_BUF(0), 0xa5, sizeof(frame));
+    memset(seen, 0xa5, sizeof(seen));
+    e1000e_pp_knob_dma_fault_writes(f->core, 1);
+    make_frame(frame, sizeof(frame), 1);
+    CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
+    CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
+    CHECK(memcmp(f->mem + RX_BUF(0), seen, sizeof(seen)) == 0);
+    CHECK(memcmp(f->mem + RX_BUF(1), frame, sizeof(frame)) == 0);
+    CHECK_EQ(f->mem[RX_RING + 8] & 1, 1);               /* DD */
+    CHECK_EQ(le16(f->mem + RX_RING + 12), 60);          /* length */
+    CHECK_EQ(f->core->dma_fault_writes, 0);
+    CHECK_EQ(f->core->obs.nfaults, 1);
+    CHECK_EQ(sit(f, SIT_DMA_FAULT), 1);
+    e1000e_pp_dma_faults(f->core, list, sizeof(list));
+    CHECK(strstr(list, " frame=1 rx-data desc=0 addr=0x20000 offset=0 "
+                 "len=60 write\n"));
+    CHECK(!strstr(list, "frame=2"));
+    e1000e_pp_events(f->core, list, sizeof(list));
+    CHECK(strstr(list, "knob-dma-fault-writes reg=0x02800 "
+                 "value=0x00000001"));
+    fake_free(f);
+}

@@ -92,7 +92,10 @@ static char *e1000e_pp_get_unimplemented(Object *obj, Error **errp)
  * reset-delay-ns, link-drop-ms, wake-event, rx-fetch-limit, and the
  * error injection rx-error-crc, rx-error-symbol, rx-error-data,
  * rx-error-oversize (the next N frames from the wire carry that error;
- * reading gives how many are left). Before realize they only configure.
+ * reading gives how many are left), and the experimental
+ * x-dma-fault-writes (the next N Rx data writes rejected as an IOMMU
+ * would; reading gives how many are left). Before realize they only
+ * configure.
  */
 static E1000EPPRxErr rx_error_kind(const char *name)
 {
@@ -119,6 +122,8 @@ static void e1000e_pp_knob_get_u64(Object *obj, Visitor *v, const char *name,
     } else if (!strcmp(name, "rx-fetch-limit")) {
         value = DEVICE(obj)->realized ? s->core.cfg.rx_fetch_limit :
                 s->cfg.rx_fetch_limit;
+    } else if (!strcmp(name, "x-dma-fault-writes")) {
+        value = s->core.dma_fault_writes;
     } else if (rx_error_kind(name) != E1000E_PP_RXERR_NONE) {
         value = e1000e_pp_rx_error_pending(&s->core, rx_error_kind(name));
     }
@@ -153,6 +158,8 @@ static void e1000e_pp_knob_set_u64(Object *obj, Visitor *v, const char *name,
         e1000e_pp_knob_link_drop(&s->core, MIN(value, UINT32_MAX));
     } else if (!strcmp(name, "wake-event")) {
         e1000e_pp_knob_wake(&s->core, (uint32_t)value);
+    } else if (!strcmp(name, "x-dma-fault-writes")) {
+        e1000e_pp_knob_dma_fault_writes(&s->core, MIN(value, UINT32_MAX));
     } else if (rx_error_kind(name) != E1000E_PP_RXERR_NONE) {
         e1000e_pp_knob_rx_error(&s->core, rx_error_kind(name),
                                 MIN(value, UINT32_MAX));
@@ -163,7 +170,7 @@ static void add_knobs(E1000EPPState *s)
 {
     static const char *const knobs[] = {
         "reset-delay-ns", "tx-hold", "link-drop-ms", "wake-event",
-        "rx-fetch-limit",
+        "rx-fetch-limit", "x-dma-fault-writes",
     };
     size_t i;
 

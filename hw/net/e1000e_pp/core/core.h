@@ -470,6 +470,7 @@ typedef struct E1000EPPCore {
      */
     E1000EPPConfig cfg;
     E1000EPPErrInj errinj;   /* frame errors to put on received frames */
+    uint32_t dma_fault_writes;  /* Rx data writes still to reject */
 
     /*
      * Work recorded during an entry point and done by its settle step:
@@ -523,6 +524,12 @@ void e1000e_pp_knob_link_drop(E1000EPPCore *c, uint32_t ms);
 void e1000e_pp_knob_wake(E1000EPPCore *c, uint32_t cause);
 /* At most n Rx descriptors per fetch, fetched on RDT writes only (0: off) */
 void e1000e_pp_knob_rx_fetch_limit(E1000EPPCore *c, uint32_t n);
+/*
+ * The next n Rx data writes (one per buffer) are rejected as an IOMMU
+ * rejects a write to a page it does not map: nothing lands, the fault is
+ * listed and the descriptor still written back (0 cancels).
+ */
+void e1000e_pp_knob_dma_fault_writes(E1000EPPCore *c, uint32_t n);
 /*
  * Error injection (errinj.c): the next "frames" frames from the wire
  * carry the error "kind" (0 cancels); pending reads what is left.

@@ -3,8 +3,8 @@
  * Run-time knobs for reproducing reset and power-management races: hold
  * the Tx engine (TDH stops, so the driver's hang check fires and
  * schedules its reset task), widen the CTRL.RST window, drop the link for
- * a while, raise a wake event. Each change is an entry point of its own
- * and lands in the event list.
+ * a while, raise a wake event, reject Rx data writes as an IOMMU would.
+ * Each change is an entry point of its own and lands in the event list.
  */
 #include "internal.h"
 
@@ -63,4 +63,10 @@ void e1000e_pp_knob_rx_fetch_limit(E1000EPPCore *c, uint32_t n)
     e1000e_pp_event(c, "knob-rx-fetch-limit", RDT, n);
     e1000e_pp_schedule(c, WORK_RX);
     e1000e_pp_leave(c);
+}
+
+void e1000e_pp_knob_dma_fault_writes(E1000EPPCore *c, uint32_t n)
+{
+    c->dma_fault_writes = n;
+    e1000e_pp_event(c, "knob-dma-fault-writes", RDBAL, n);
 }

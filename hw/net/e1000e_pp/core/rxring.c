@@ -183,7 +183,16 @@ static void data_fault(E1000EPPCore *c, uint64_t addr, size_t bad,
 static inline void data_dma(E1000EPPCore *c, const RxFrame *fr, size_t off,
                             uint64_t addr, size_t n)
 {
-    size_t bad, lost = frame_dma(c, fr, off, addr, n, &bad);
+    size_t bad = 0, lost;
+
+    if (c->dma_fault_writes) {
+        /* x-dma-fault-writes: rejected whole, as an IOMMU would. */
+        c->dma_fault_writes--;
+        c->obs.dma_errors++;
+        lost = n;
+    } else {
+        lost = frame_dma(c, fr, off, addr, n, &bad);
+    }
 
     e1000e_pp_cover_chunk(c, fr, off, n);
     if (lost) {
