@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Migration qtests (issue 25), run on e1000e-pp and on stock e1000e.
+ *
+ * Each differential scenario runs twice in virtual time: straight, and
+ * with the VM saved and loaded into a second QEMU at the interesting
+ * moment; what the driver can see afterwards (descriptors and buffers
+ * in guest memory, registers, interrupt times) must be the same. The
+ * expected bytes come from the injected frame and IEEE 802.3's CRC-32,
+ * not from the device. A corrupted stream must be refused by a
+ * destination that then exits with a failure status, not a crash.
+ *
+ * Paths: /x86_64/<model>/migrate_..., e.g.
+ * /x86_64/e1000e-pp/migrate_mid_frame_completes_on_destination.
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/bswap.h"
+#include "libqtest.h"
+#include "hw/pci/pci_regs.h"
+#include "e1000e-pp-regs.h"
+#include "e1000e-pp-drv.h"
+#include "e1000e-pp-migrate.h"
+#include "e1000e-pp-scenario.h"
+
+/* 5000 bytes + FCS in 2 KB buffers: 2048 + 2048 + 908 */
+#define BIG_LEN         5000
+#define BUF_LEN         2048
+#define BUFS            4
+
+/* Everything the driver can read back after a scenario. */
+typedef struct Seen {
+    uint8_t desc[BUFS][EPP_DESC_LEN];
+    uint8_t buf[BUFS][BUF_LEN];
+    uint32_t rdh, gprc, tpr, icr;
+    int64_t irq_ns;             /* when INTx rose, -1 if it did not */
+} Seen;
+
+static const E1000eppConfig ext_keep_crc = {
+    .rx_extended = true,
+    .keep_crc = true,
+    .rctl_bsize = RCTL_BSIZE_2048,
+};
+
+static void seen_read(E1000epp *d, const uint64_t *buf, Seen *s)
+{
+    unsigned i;
+
+    for (i = 0; i < BUFS; i++) {
+        e1000epp_rx_desc(d, i, s->desc[i]);
+        e1000epp_memread(d, buf[i], s->buf[i], BUF_LEN);
+    }
+    s->rdh = e1000epp_rd(d, RDH0);
+    s->gprc = e1000epp_rd(d, GPRC);
+    s->tpr = e1000epp_rd(d, TPR);
+    s->icr = e1000epp_rd(d, ICR);
+}
+
+static bool desc_dd(E1000epp *d, void *opaque)
+{
+    uint8_t desc[EPP_DESC_LEN];
+
+    e1000epp_rx_desc(d, *(unsigned *)opaque, desc);
+    return desc[8] & 1;             /* extended write-back: STATUS.DD */
+}
+
+/*
+ * Given 2 KB buffers, FCS kept, LPE, and one descriptor posted, when a
+ * 5000-byte frame arrives, then its first 2048 bytes are in the ring
+ * (DD, no EOP) and the rest waits in the packet buffer; [migrated here]
+ * when the driver posts three more, the frame completes.
+ */
+static void mid_frame_run(const char *model, bool migrate, Seen *s)
+{
+    g_autofree uint8_t *wire = g_malloc(BIG_LEN);
+    E1000epp *d = e1000epp_start(model, NULL);
+    uint64_t buf[BUFS];
+    unsigned i, eop = 2;
+
+    e1000epp_bring_up(d, &ext_keep_crc);
+    e1000epp_wr(d, RCTL, e1000epp_rd(d, RCTL) | RCTL_LPE);
+    for (i = 0; i < BUFS; i++) {
+        buf[i] = e1000epp_alloc(d, BUF_LEN);
+    }
+    e1000epp_rx_post(d, buf[0]);
+    frame_fill(wire, BIG_LEN, false, 1);
+    e1000epp_inject(d, wire, BIG_LEN);
+    e1000epp_wait_injected(d);
+    e1000epp_step(d, 100 * EPP_NS_PER_US);
+    if (!is_stock(model)) {
+        /* The part-moved frame: chunk 0 written back, no EOP yet. */
+        g_assert_true(desc_dd(d, &(unsigned){ 0 }));
+        g_assert_cmpuint(e1000epp_rd(d, RDH0), ==, 1);
+    }
+    if (migrate) {
+        d = e1000epp_migrate(d, NULL, NULL);
+    }
+    for (i = 1; i < BUFS; i++) {
+        e1000epp_rx_post(d, buf[i]);
+    }
+    if (!is_stock(model) || !migrate) {
+        e1000epp_wait_until(d, desc_dd, &eop, 10 * EPP_NS_PER_US,
+                            100 * EPP_NS_PER_MS, "the frame's last chunk");
+    } else {
+        e1000epp_step(d, 100 * EPP_NS_PER_MS);
+    }
+    seen_read(d, buf, s);
+    e1000epp_stop(d);
+}
+
+static void migrate_mid_frame_completes_on_destination(const char *model)
+{
+    g_autofree Seen *straight = g_new0(Seen, 1);
+    g_autofree Seen *moved = g_new0(Seen, 1);
+    g_autofree uint8_t *wire = g_malloc(BIG_LEN);
+    uint32_t fcs;
+
+    frame_fill(wire, BIG_LEN, false, 1);
+    fcs = e1000epp_fcs(wire, BIG_LEN);
+    mid_frame_run(model, false, straight);
+    mid_frame_run(model, true, moved);
+
+    if (on_stock(model, "a frame stock e1000e has not taken waits in "
+                 "QEMU's netdev queue, which does not migrate: it is lost")) {
+        /*
+         * Straight, the data arrives once the descriptors are there:
+         * 2048 + 2048 + 904 bytes (its FCS would take a descriptor of
+         * its own, not posted, so no EOP yet).
+         */
+        g_assert_cmpuint(straight->rdh, ==, 3);
+        g_assert_cmpmem(straight->buf[0], BUF_LEN, wire, BUF_LEN);
+        g_assert_cmpmem(straight->buf[2], 904, wire + 2 * BUF_LEN, 904);
+        g_assert_cmpuint(lduw_le_p(straight->desc[2] + 12), ==, 904);
+        g_assert_cmphex(straight->desc[2][8] & 3, ==, 1);
+        /* Migrated, nothing arrives on the destination. */
+        g_assert_cmpuint(moved->rdh, ==, 0);
+        g_assert_cmpuint(moved->desc[0][8] & 1, ==, 0);
+        return;
+    }
+    /* Datasheet layout: 2048, 2048, 904 + the FCS; EOP on the third. */
+    g_assert_cmpmem(straight->buf[0], BUF_LEN, wire, BUF_LEN);
+    g_assert_cmpmem(straight->buf[1], BUF_LEN, wire + BUF_LEN, BUF_LEN);
+    g_assert_cmpmem(straight->buf[2], 904, wire + 2 * BUF_LEN, 904);
+    g_assert_cmphex((uint32_t)ldl_le_p(straight->buf[2] + 904), ==, fcs);
+    g_assert_cmpuint(lduw_le_p(straight->desc[0] + 12), ==, 2048);
+    g_assert_cmpuint(lduw_le_p(straight->desc[1] + 12), ==, 2048);
+    g_assert_cmpuint(lduw_le_p(straight->desc[2] + 12), ==, 908);
+    g_assert_cmphex(straight->desc[0][8] & 3, ==, 1);     /* DD */
+    g_assert_cmphex(straight->desc[1][8] & 3, ==, 1);
+    g_assert_cmphex(straight->desc[2][8] & 3, ==, 3);     /* DD EOP */
+    g_assert_cmpuint(straight->gprc, ==, 1);
+    g_assert_cmpuint(straight->rdh, ==, 3);
+    /* And the migrated run is the same, byte for byte. */
+    g_assert_cmpmem(moved, sizeof(*moved), straight, sizeof(*straight));
+}
+
+/*
+ * Given RDTR = 100 (x 1.024 us), RXT0 enabled and INTx watched, when a
+ * 60-byte frame arrives and 50 us later [the VM migrates], then INTx
+ * rises when RDTR expires, 102.4 us after the frame, on both runs.
+ */
+static void delay_timer_run(const char *model, bool migrate, Seen *s)
+{
+    E1000eppConfig cfg = ext_keep_crc;
+    E1000epp *d;
+    uint64_t buf[BUFS];
+    uint8_t wire[60];
+    int64_t t0;
+    unsigned i;
+
+    cfg.ims = ICR_RXT0;
+    d = e1000epp_start(model, NULL);
+    e1000epp_watch_intx(d);
+    e1000epp_bring_up(d, &cfg);
+    e1000epp_wr(d, RDTR, 100);
+    for (i = 0; i < BUFS; i++) {
+        buf[i] = e1000epp_alloc(d, BUF_LEN);
+        e1000epp_rx_post(d, buf[i]);
+    }
+    frame_fill(wire, sizeof(wire), false, 2);
+    e1000epp_inject(d, wire, sizeof(wire));
+    e1000epp_wait_injected(d);
+    t0 = d->now_ns;
+    e1000epp_step(d, 50 * EPP_NS_PER_US);
+    g_assert_cmpint(e1000epp_intx_pin(d), <, 0);
+    if (migrate) {
+        d = e1000epp_migrate(d, NULL, NULL);
+    }
+    s->irq_ns = -1;
+    for (i = 0; i < 200 && s->irq_ns < 0; i++) {
+        e1000epp_step(d, EPP_NS_PER_US);
+        if (e1000epp_intx_pin(d) >= 0) {
+            s->irq_ns = d->now_ns - t0;
+        }
+    }
+    seen_read(d, buf, s);
+    e1000epp_stop(d);
+}
+
+static void migrate_pending_delay_timer_fires_at_its_deadline(const char *model)
+{
+    g_autofree Seen *straight = g_new0(Seen, 1);
+    g_autofree Seen *moved = g_new0(Seen, 1);
+
+    delay_timer_run(model, false, straight);
+    delay_timer_run(model, true, moved);
+    /* RDTR counts 1.024 us (§10.2.5): 102.4 us, seen within the next us. */
+    g_assert_cmpint(straight->irq_ns, >=, 102400);
+    g_assert_cmpint(straight->irq_ns, <, 102400 + 1000 + 1000);
+    if (on_stock(model, "stock e1000e starts a pending RDTR again when "
+                 "it is loaded: the interrupt comes a whole RDTR after "
+                 "the migration")) {
+        g_assert_cmpint(moved->irq_ns, ==, 50 * 1000 + straight->irq_ns);
+        moved->irq_ns = straight->irq_ns;
+    }
+    g_assert_cmpint(moved->irq_ns, ==, straight->irq_ns);
+    g_assert_cmpmem(moved, sizeof(*moved), straight, sizeof(*straight));
+}
+
+/* The first "name" in the stream (the section; the JSON comes after). */
+static size_t find(const char *text, size_t len, const char *name)
+{
+    size_t n = strlen(name), i;
+
+    for (i = 0; i + n <= len; i++) {
+        if (!memcmp(text + i, name, n)) {
+            return i;
+        }
+    }
+    g_error("'%s' not in the migration stream", name);
+}
+
+/*
+ * Given the mid-frame state saved to a file, when a destination loads
+ * it with one field changed, then it refuses it naming the field and
+ * exits with a failure status. Subsection "e1000e-pp/pktbuf" is a name
+ * then a 32-bit version, then the held frames: start, len, done, ...
+ */
+static void migrate_corrupted_stream_is_refused(const char *model)
+{
+    g_autofree char *path = e1000epp_stream_path();
+    g_autofree uint8_t *wire = g_malloc(BIG_LEN);
+    g_autofree char *stream = NULL;
+    g_autofree char *err = NULL;
+    E1000epp *d = e1000epp_start(model, NULL);
+    size_t len, at;
+
+    e1000epp_bring_up(d, &ext_keep_crc);
+    e1000epp_wr(d, RCTL, e1000epp_rd(d, RCTL) | RCTL_LPE);
+    e1000epp_rx_post(d, e1000epp_alloc(d, BUF_LEN));
+    frame_fill(wire, BIG_LEN, false, 1);
+    e1000epp_inject(d, wire, BIG_LEN);
+    e1000epp_wait_injected(d);
+    e1000epp_step(d, 100 * EPP_NS_PER_US);
+    e1000epp_save(d, path);
+    e1000epp_stop(d);
+    g_assert_true(g_file_get_contents(path, &stream, &len, NULL));
+
+    if (on_stock(model, "stock e1000e holds no part-moved frame: the "
+                 "stream is cut short instead")) {
+        g_assert_true(g_file_set_contents(path, stream, len / 2, NULL));
+        err = e1000epp_restore_refused(model, NULL, path);
+        unlink(path);
+        g_assert_nonnull(strstr(err, "load of migration failed"));
+        return;
+    }
+    /* q[0].done: 2048 bytes of 5004 moved; 6000 is past the frame. */
+    at = find(stream, len, "e1000e-pp/pktbuf") + strlen("e1000e-pp/pktbuf");
+    g_assert_cmpuint((uint32_t)ldl_be_p(stream + at + 4 + 4), ==, BIG_LEN + 4);
+    g_assert_cmpuint((uint32_t)ldl_be_p(stream + at + 4 + 8), ==, BUF_LEN);
+    stl_be_p(stream + at + 4 + 8, 6000);
+    g_assert_true(g_file_set_contents(path, stream, len, NULL));
+    err = e1000epp_restore_refused(model, NULL, path);
+    unlink(path);
+    g_assert_nonnull(strstr(err, "e1000e-pp: migration stream refused: "
+                            "pktbuf.q[0].done: 6000 of 5004 bytes"));
+}
+
+/*
+ * Given the function in D3hot with PME_En set, when the VM migrates,
+ * then the destination is in D3hot too (MMIO reads all-ones) and a
+ * wake-up comes back as PMCSR.PME_Status, as it does straight.
+ */
+static uint16_t d3hot_run(const char *model, bool migrate, uint32_t *status)
+{
+    E1000epp *d = e1000epp_start(model, NULL);
+    uint8_t pm = qpci_find_capability(d->pdev, PCI_CAP_ID_PM, 0);
+    uint16_t pmcsr;
+
+    e1000epp_bring_up(d, &e1000epp_default_config);
+    e1000epp_wr(d, WUFC, WU_LNKC);
+    e1000epp_wr(d, WUC, WUC_PME_EN);
+    qpci_config_writew(d->pdev, pm + PCI_PM_CTRL,
+                       PCI_PM_CTRL_PME_ENABLE | 3);
+    if (migrate) {
+        d = e1000epp_migrate(d, NULL, NULL);
+    }
+    *status = e1000epp_rd(d, STATUS);
+    /* A link change as the wake event (e1000e-pp's knob; stock has none) */
+    if (qom_has(d, "wake-event")) {
+        g_assert_true(e1000epp_qom_set(d, "wake-event", WU_LNKC));
+    }
+    e1000epp_step(d, EPP_NS_PER_MS);
+    pmcsr = qpci_config_readw(d->pdev, pm + PCI_PM_CTRL);
+    e1000epp_stop(d);
+    return pmcsr;
+}
+
+static void migrate_d3hot_with_pme_armed(const char *model)
+{
+    uint32_t st_straight, st_moved;
+    uint16_t straight = d3hot_run(model, false, &st_straight);
+    uint16_t moved = d3hot_run(model, true, &st_moved);
+
+    g_assert_cmphex(moved, ==, straight);
+    g_assert_cmphex(st_moved, ==, st_straight);
+    if (on_stock(model, "stock e1000e has no PM capability of its own "
+                 "handling D3hot and no wake-event knob")) {
+        return;
+    }
+    /* D3hot answers all-ones; the wake set PME_Status, kept PME_En. */
+    g_assert_cmphex(st_straight, ==, 0xffffffff);
+    g_assert_cmphex(straight & (PCI_PM_CTRL_PME_STATUS |
+                                PCI_PM_CTRL_PME_ENABLE | 3), ==,
+                    PCI_PM_CTRL_PME_STATUS | PCI_PM_CTRL_PME_ENABLE | 3);
+}
+
+#define SCENARIO(fn) E1000EPP_SCENARIO(fn)
+static const E1000eppScenario scenarios[] = {
+    SCENARIO(migrate_mid_frame_completes_on_destination),
+    SCENARIO(migrate_pending_delay_timer_fires_at_its_deadline),
+    SCENARIO(migrate_corrupted_stream_is_refused),
+    SCENARIO(migrate_d3hot_with_pme_armed),
+};
+
+int main(int argc, char **argv)
+{
+    return e1000epp_main(argc, argv, scenarios, G_N_ELEMENTS(scenarios));
+}

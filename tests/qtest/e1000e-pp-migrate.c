@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Migration for qtests: save a scenario's VM to a file, load it into a
+ * second QEMU and go on there (e1000e-pp-migrate.h).
+ *
+ * The stream goes through a file ("file:" URI), so the two QEMUs never
+ * run at once and nothing depends on wall-clock time: each side waits
+ * for its MIGRATION event. The qtest accelerator's virtual clock is not
+ * part of the stream, so the destination's is moved to the source's
+ * before the load; the device then re-arms its timers at their saved
+ * deadlines on the same time line.
+ */
+
+#include "qemu/osdep.h"
+#include "libqtest.h"
+#include "qobject/qdict.h"
+#include "e1000e-pp-drv.h"
+#include "e1000e-pp-migrate.h"
+
+char *e1000epp_stream_path(void)
+{
+    static unsigned n;
+
+    return g_strdup_printf("%s/e1000e-pp-%d-%u.mig", g_get_tmp_dir(),
+                           (int)getpid(), n++);
+}
+
+static void events_on(QTestState *qts)
+{
+    qtest_qmp_assert_success(qts, "{'execute': 'migrate-set-capabilities',"
+                             " 'arguments': {'capabilities': ["
+                             "{'capability': 'events', 'state': true}]}}");
+}
+
+/* The MIGRATION event that ends it: "completed" or "failed". */
+static char *wait_migration_end(QTestState *qts)
+{
+    for (;;) {
+        QDict *ev = qtest_qmp_eventwait_ref(qts, "MIGRATION");
+        QDict *data = qdict_get_qdict(ev, "data");
+        char *status = g_strdup(qdict_get_str(data, "status"));
+
+        qobject_unref(ev);
+        if (!strcmp(status, "completed") || !strcmp(status, "failed")) {
+            return status;
+        }
+        g_free(status);
+    }
+}
+
+void e1000epp_save(E1000epp *src, const char *path)
+{
+    g_autofree char *uri = g_strdup_printf("file:%s", path);
+    g_autofree char *status = NULL;
+
+    events_on(src->qts);
+    qtest_qmp_assert_success(src->qts, "{'execute': 'migrate',"
+                             " 'arguments': {'uri': %s}}", uri);
+    status = wait_migration_end(src->qts);
+    g_assert_cmpstr(status, ==, "completed");
+}
+
+E1000epp *e1000epp_restore(E1000epp *src, const char *path,
+                           const char *dev_props, const char *extra_args)
+{
+    g_autofree char *args = g_strdup_printf("-incoming defer %s",
+                                            extra_args ? extra_args : "");
+    g_autofree char *uri = g_strdup_printf("file:%s", path);
+    g_autofree char *status = NULL;
+    E1000epp *dst = e1000epp_start_dev(src->model, dev_props, args);
+    QDict *rsp;
+
+    if (src->now_ns) {
+        dst->now_ns = qtest_clock_set(dst->qts, src->now_ns);
+    }
+    events_on(dst->qts);
+    qtest_qmp_assert_success(dst->qts, "{'execute': 'migrate-incoming',"
+                             " 'arguments': {'uri': %s}}", uri);
+    status = wait_migration_end(dst->qts);
+    g_assert_cmpstr(status, ==, "completed");
+    rsp = qtest_qmp_assert_success_ref(dst->qts,
+                                       "{'execute': 'query-status'}");
+    if (!qdict_get_bool(rsp, "running")) {
+        qtest_qmp_assert_success(dst->qts, "{'execute': 'cont'}");
+    }
+    qobject_unref(rsp);
+
+    /* The driver goes on where it was: same rings, tails, allocations. */
+    migrate_allocator(&src->alloc, &dst->alloc);
+    dst->mmio = src->mmio;
+    dst->tx_ring = src->tx_ring;
+    dst->tx_tail = src->tx_tail;
+    dst->rx_ring = src->rx_ring;
+    dst->rx_tail = src->rx_tail;
+    dst->rx_extended = src->rx_extended;
+    dst->now_ns = src->now_ns;
+    if (src->intx_watched) {
+        e1000epp_watch_intx(dst);
+    }
+    return dst;
+}
+
+E1000epp *e1000epp_migrate(E1000epp *src, const char *dev_props,
+                           const char *extra_args)
+{
+    g_autofree char *path = e1000epp_stream_path();
+    E1000epp *dst;
+
+    e1000epp_save(src, path);
+    dst = e1000epp_restore(src, path, dev_props, extra_args);
+    e1000epp_stop(src);
+    unlink(path);
+    return dst;
+}
+
+char *e1000epp_restore_refused(const char *model, const char *dev_props,
+                               const char *path)
+{
+    g_autofree char *err = e1000epp_stream_path();
+    /*
+     * libqtest starts QEMU through the shell: its stderr, where the
+     * refusal is reported, goes to a file of its own.
+     */
+    g_autofree char *args = g_strdup_printf("-incoming defer 2>%s", err);
+    g_autofree char *uri = g_strdup_printf("file:%s", path);
+    E1000epp *dst = e1000epp_start_dev(model, dev_props, args);
+    char *text = NULL;
+
+    qtest_set_expected_status(dst->qts, EXIT_FAILURE);
+    qtest_qmp_send(dst->qts, "{'execute': 'migrate-incoming',"
+                   " 'arguments': {'uri': %s}}", uri);
+    qtest_wait_qemu(dst->qts);
+    e1000epp_stop(dst);
+    g_assert_true(g_file_get_contents(err, &text, NULL, NULL));
+    unlink(err);
+    return text;
+}

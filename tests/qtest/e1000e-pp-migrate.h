@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Migration for qtests (e1000e-pp-migrate.c): the VM of a running
+ * scenario saved to a file with QMP "migrate", and a second QEMU with
+ * the same machine and device started with "-incoming defer" that
+ * loads it ("migrate-incoming") and continues, its virtual clock set to
+ * the source's first, so every deadline falls where it would have.
+ */
+
+#ifndef E1000E_PP_MIGRATE_H
+#define E1000E_PP_MIGRATE_H
+
+#include "e1000e-pp-drv.h"
+
+/* A stream file for this process ("<tmp>/e1000e-pp-<pid>-<n>.mig") */
+char *e1000epp_stream_path(void);
+
+/* Save src's VM to path; src is stopped (postmigrate) afterwards. */
+void e1000epp_save(E1000epp *src, const char *path);
+
+/*
+ * A destination QEMU for src (same model, dev_props and extra_args as
+ * src was started with), loaded from path and running: the driver
+ * state (rings, tails, allocator) continues from src's.
+ */
+E1000epp *e1000epp_restore(E1000epp *src, const char *path,
+                           const char *dev_props, const char *extra_args);
+
+/* Save and restore through a temporary file; src is stopped and freed. */
+E1000epp *e1000epp_migrate(E1000epp *src, const char *dev_props,
+                           const char *extra_args);
+
+/*
+ * A destination that must refuse path: it exits with EXIT_FAILURE (no
+ * crash, no hang). Returns what it wrote to stderr.
+ */
+char *e1000epp_restore_refused(const char *model, const char *dev_props,
+                               const char *path);
+
+#endif /* E1000E_PP_MIGRATE_H */
