@@ -54,6 +54,9 @@ def _setup_args(p):
                    help="also build QEMU with AddressSanitizer and UBSan "
                    "in build/qemu-sanitized, for the qtest-sanitized suite "
                    "(about 12 minutes on 2 CPUs the first time)")
+    p.add_argument("--fuzzing", action="store_true",
+                   help="also build QEMU's libFuzzer targets with clang in "
+                   "build/qemu-fuzz, for fuzz --whole-device")
 
 
 def _select_arg(p):
@@ -121,6 +124,27 @@ def _fuzz_args(p):
     p.add_argument("--minimize", metavar="FILE",
                    help="only minimise this crashing input into "
                    "tests/fuzz/regressions")
+    p.add_argument("--whole-device", action="store_true",
+                   help="fuzz the device inside QEMU with QEMU's "
+                   "generic-fuzz target (MMIO, PIO, config space, DMA; "
+                   "built the first time it is asked for) instead of the "
+                   "core alone")
+    p.add_argument("--device", choices=["e1000e-pp", "e1000e"],
+                   default="e1000e-pp",
+                   help="with --whole-device: the model to fuzz (default: "
+                   "e1000e-pp; e1000e is QEMU's own configuration of its "
+                   "stock model)")
+    p.set_defaults(before_setup=_fuzz_before_setup)
+
+
+def _fuzz_before_setup(args):
+    """QEMU's fuzzer is set up only for the runs that use it."""
+    if args.device != "e1000e-pp" and not args.whole_device:
+        raise StepError("--device without --whole-device",
+                        "the core fuzzer has no device to choose",
+                        "add --whole-device")
+    args.fuzzing = args.whole_device
+    return True
 
 
 def _report_args(p):
@@ -133,7 +157,7 @@ def _report_args(p):
 def _do_setup(args):
     from . import setup
     setup.run_setup(args.jobs, args.skip_guest, args.verbose,
-                    sanitized=args.sanitized)
+                    sanitized=args.sanitized, fuzzing=args.fuzzing)
     return 0
 
 
@@ -168,6 +192,10 @@ def _do_bench(args):
 
 
 def _do_fuzz(args):
+    if args.whole_device:
+        from . import fuzz_device
+        return fuzz_device.run(args.minutes, args.device, args.minimize,
+                               args.keep_corpus)
     from . import fuzz
     return fuzz.run(args.minutes, args.minimize, args.keep_corpus)
 
@@ -283,7 +311,8 @@ def dispatch(argv):
     if args.setup and not args.no_setup and needs_setup:
         from . import setup
         setup.run_setup(args.jobs, skip_guest=args.setup == SETUP_NO_GUEST,
-                        sanitized=getattr(args, "sanitized", False))
+                        sanitized=getattr(args, "sanitized", False),
+                        fuzzing=getattr(args, "fuzzing", False))
     return args.run(args), debug
 
 

@@ -686,11 +686,13 @@ def tcp_retransmits(vm, checks):
 
 
 def new_events(vm, g, cell_dir, checks):
-    """The device's events since the previous cell, in events.txt."""
+    """The device's events since the previous cell, in events.txt (the
+    stock model keeps none)."""
     try:
         lines = (qom_get(vm, "events") or "").splitlines()
     except harness.HarnessError as e:
-        checks.true("device events read (QMP)", False, str(e))
+        if cell_observed(vm):
+            checks.true("device events read (QMP)", False, str(e))
         return []
     # The device keeps its last events only: new ones follow the last
     # line the previous cell saw (each starts with its time in ns).

@@ -106,11 +106,28 @@ class Overlay:
         self.line("meson.build", "    'hw/net/e1000e_pp',",
                   self.has(*dev, "trace-events"), after="    'hw/net',")
 
+        # QEMU's generic-fuzz target (fuzz --whole-device): a configuration
+        # of the same form as those of QEMU's own NICs.
+        self.line(GENERIC_FUZZ_CONFIGS, GENERIC_FUZZ_CONFIG, self.has(*dev),
+                  after=GENERIC_FUZZ_TABLE)
+
         self.link("tests/qtest/e1000e_pp", os.path.join(repo, *qtest),
                   self.has(*qtest, "meson.build"))
         self.line("tests/qtest/meson.build", "subdir('e1000e_pp')",
                   self.has(*qtest, "meson.build"))
         return self.changes
+
+
+GENERIC_FUZZ_CONFIGS = "tests/qtest/fuzz/generic_fuzz_configs.h"
+GENERIC_FUZZ_TABLE = "const generic_fuzz_config predefined_configs[] = {"
+# The machine, the device on a user-mode netdev that reaches nothing
+# (restrict=on), and the objects whose MMIO/PIO regions and DMA the
+# fuzzer aims at: every region of an e1000e-pp (BAR0, the I/O BAR, the
+# flash BAR, the MSI-X BAR).
+GENERIC_FUZZ_CONFIG = (
+    '    { .name = "e1000e-pp", .args = "-M q35 -nodefaults '
+    '-device e1000e-pp,netdev=net0 -netdev user,id=net0,restrict=on", '
+    '.objects = "e1000e-pp" },')
 
 
 def apply_overlay(reporter):

@@ -21,6 +21,10 @@ QEMU_BIN = os.path.join(QEMU_BUILD, "qemu-system-x86_64")
 # suite (setup --sanitized); the qtest programs stay those of QEMU_BUILD.
 QEMU_SANITIZED_BUILD = os.path.join(BUILD, "qemu-sanitized")
 QEMU_SANITIZED_BIN = os.path.join(QEMU_SANITIZED_BUILD, "qemu-system-x86_64")
+# QEMU's libFuzzer targets (clang, ASan + UBSan) for fuzz --whole-device
+# (setup --fuzzing): its generic-fuzz target aimed at one device.
+QEMU_FUZZ_BUILD = os.path.join(BUILD, "qemu-fuzz")
+QEMU_FUZZ_BIN = os.path.join(QEMU_FUZZ_BUILD, "qemu-fuzz-x86_64")
 QTEST_TARGET = "tests/qtest/e1000e_pp/e1000e-pp-test"
 QTEST_BIN = os.path.join(QEMU_BUILD, QTEST_TARGET)
 OPTIONROM_DIR = os.path.join(QEMU_BUILD, "pc-bios", "optionrom")

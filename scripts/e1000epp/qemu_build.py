@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Steps 4 and 5: configure and build QEMU in build/qemu; with
-setup --sanitized, step 8: the same emulator with AddressSanitizer and
-UBSan in build/qemu-sanitized.
+setup --sanitized, a step more: the same emulator with AddressSanitizer
+and UBSan in build/qemu-sanitized; with setup --fuzzing, QEMU's
+libFuzzer targets (clang) in build/qemu-fuzz.
 
 Configure runs only when a build directory is not configured yet or the
 flags changed (they are stored in <dir>/.e1000e-pp-configure); after that
@@ -39,6 +40,10 @@ CONFIGURE_FLAGS = [
 ]
 # QEMU's own switches for its sanitizer builds (meson: b_sanitize).
 SANITIZER_FLAGS = ["--enable-asan", "--enable-ubsan"]
+# Its fuzzing build (docs/devel/testing/fuzzing.rst): clang, libFuzzer,
+# the sanitizers; no TCG plugins (the fuzzer has no use for them).
+FUZZING_FLAGS = ["--cc=clang", "--cxx=clang++", "--enable-fuzzing"] + \
+    SANITIZER_FLAGS
 
 
 def configure_cmd(src, build_dir=None):
@@ -46,8 +51,16 @@ def configure_cmd(src, build_dir=None):
     flags = CONFIGURE_FLAGS
     if build_dir == paths.QEMU_SANITIZED_BUILD:
         flags = CONFIGURE_FLAGS + SANITIZER_FLAGS
+    elif build_dir == paths.QEMU_FUZZ_BUILD:
+        flags = [f for f in CONFIGURE_FLAGS if f != "--enable-plugins"] + \
+            FUZZING_FLAGS
     return [os.path.join(os.path.relpath(src, build_dir),
                          "configure")] + flags
+
+
+def _log_suffix(build_dir):
+    return {paths.QEMU_BUILD: "", paths.QEMU_SANITIZED_BUILD: "-sanitized",
+            paths.QEMU_FUZZ_BUILD: "-fuzz"}.get(build_dir, "-other")
 
 
 def _recorded_cmd(build_dir=None):
@@ -90,8 +103,7 @@ def configure(reporter, src, build_dir=None):
         return "up to date"
     os.makedirs(build_dir, exist_ok=True)
     cmd = configure_cmd(src, build_dir)
-    log = "configure%s.log" % ("" if build_dir == paths.QEMU_BUILD
-                               else "-sanitized")
+    log = "configure%s.log" % _log_suffix(build_dir)
     reporter.line("running configure (%s); log: build/logs/%s" % (why, log))
     secs = run_logged(cmd, os.path.join(paths.LOG_DIR, log),
                       "QEMU configure failed",
@@ -236,7 +248,7 @@ def _bundle_datadir(binary):
     return None
 
 
-def link_firmware(reporter, binary=None):
+def link_firmware(reporter, binary=None, datadir=None):
     """Link the firmware into the binary's own data directory.
 
     Then build/qemu/qemu-system-x86_64 (or the sanitized one) finds BIOS,
@@ -244,7 +256,7 @@ def link_firmware(reporter, binary=None):
     (QTEST_QEMU_BINARY takes no arguments).  qemu_cmd() still passes -L
     explicitly.
     """
-    datadir = _bundle_datadir(binary or paths.QEMU_BIN)
+    datadir = datadir or _bundle_datadir(binary or paths.QEMU_BIN)
     if not datadir:
         reporter.line("warning: cannot find the binary's data directory; "
                       "use ./e1000e-pp qemu (it passes -L)")
@@ -283,3 +295,22 @@ def build_sanitized(reporter, jobs=None):
     n = link_firmware(reporter, paths.QEMU_SANITIZED_BIN)
     return "%s; %s built; %d firmware files linked" % (
         status, os.path.relpath(paths.QEMU_SANITIZED_BIN, paths.REPO), n)
+
+
+def build_fuzzer(reporter, jobs=None):
+    """setup --fuzzing: QEMU's libFuzzer binary, from the same tree (whose
+    overlay adds the e1000e-pp generic-fuzz configuration)."""
+    src = paths.qemu_src()
+    status = configure(reporter, src, paths.QEMU_FUZZ_BUILD)
+    wait_for_other_ninja(reporter, paths.QEMU_FUZZ_BUILD)
+    target = os.path.basename(paths.QEMU_FUZZ_BIN)
+    ninja(reporter, [target], jobs, "building QEMU's fuzzer (clang)",
+          os.path.join(paths.LOG_DIR, "ninja-fuzz.log"),
+          build_dir=paths.QEMU_FUZZ_BUILD)
+    # The fuzzer takes libFuzzer's options, not -L help: its data
+    # directory is build/qemu's, moved to its own build directory.
+    main = _bundle_datadir(paths.QEMU_BIN)
+    n = link_firmware(reporter, datadir=main and os.path.join(
+        paths.QEMU_FUZZ_BUILD, os.path.relpath(main, paths.QEMU_BUILD)))
+    return "%s; %s built; %d firmware files linked" % (
+        status, os.path.relpath(paths.QEMU_FUZZ_BIN, paths.REPO), n)

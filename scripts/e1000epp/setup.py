@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""`setup`: the seven idempotent, incremental steps (an eighth, the
-sanitized emulator, with --sanitized)."""
+"""`setup`: the seven idempotent, incremental steps (one more each for
+the sanitized emulator, with --sanitized, and QEMU's fuzzer, with
+--fuzzing)."""
 
 import os
 import time
@@ -45,8 +46,9 @@ def _guest_step(reporter):
     return where
 
 
-def run_setup(jobs=None, skip_guest=False, verbose=False, sanitized=False):
-    rep = Reporter("setup", 8 if sanitized else 7, verbose)
+def run_setup(jobs=None, skip_guest=False, verbose=False, sanitized=False,
+              fuzzing=False):
+    rep = Reporter("setup", 7 + sanitized + fuzzing, verbose)
     start = time.monotonic()
     steps = [
         ("packages", lambda: apt.ensure_packages(rep)),
@@ -62,6 +64,9 @@ def run_setup(jobs=None, skip_guest=False, verbose=False, sanitized=False):
     if sanitized:
         steps.append(("QEMU with AddressSanitizer and UBSan",
                       lambda: qemu_build.build_sanitized(rep, jobs)))
+    if fuzzing:
+        steps.append(("QEMU's fuzzer (clang, libFuzzer, ASan + UBSan)",
+                      lambda: qemu_build.build_fuzzer(rep, jobs)))
     for title, fn in steps:
         rep.step("%s ..." % title)
         t0 = time.monotonic()

@@ -49,9 +49,10 @@ class Recorder:
         self.calls = []
 
     def setup(self, jobs=None, skip_guest=False, verbose=False,
-              sanitized=False):
+              sanitized=False, fuzzing=False):
         self.calls.append(("setup", jobs, skip_guest) +
-                          (("sanitized",) if sanitized else ()))
+                          (("sanitized",) if sanitized else ()) +
+                          (("fuzzing",) if fuzzing else ()))
 
     def command(self, args):
         self.calls.append(("run", args.command))
@@ -84,6 +85,9 @@ def recorder(monkeypatch):
     (["run", "--list"], [("run", "run")]),
     (["bench", "--only", "rx"], [("setup", None, True), ("run", "bench")]),
     (["report", "--no-setup"], [("run", "report")]),
+    (["fuzz", "--minutes", "1"], [("setup", None, True), ("run", "fuzz")]),
+    (["fuzz", "--whole-device"],
+     [("setup", None, True, "fuzzing"), ("run", "fuzz")]),
     (["report", "-j", "4"], [("setup", 4, True), ("run", "report")]),
     (["setup", "-j", "4"], [("run", "setup")]),
 ])

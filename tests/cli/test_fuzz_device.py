@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`fuzz --whole-device`: its options, the setup it asks for, and the
+seeds' encoding as QEMU's generic-fuzz reads it
+(tests/qtest/fuzz/generic_fuzz.c: commands split at "FUZZ", an opcode
+byte, then the command's C struct)."""
+
+import importlib.util
+import struct
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from e1000epp import cli, fuzz_device, overlay, qemu_build, paths
+
+REPO = Path(__file__).resolve().parents[2]
+SEEDER = REPO / "tests" / "fuzz" / "whole-device" / "make-seeds.py"
+
+
+def parse(*argv):
+    return cli.build_parser().parse_args(list(argv))
+
+
+def seeder():
+    spec = importlib.util.spec_from_file_location("wd_seeds", SEEDER)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_whole_device_asks_setup_for_the_fuzzer():
+    a = parse("fuzz", "--whole-device", "--device", "e1000e")
+    assert a.before_setup(a) is True
+    assert a.fuzzing is True and a.device == "e1000e"
+    a = parse("fuzz")
+    a.before_setup(a)
+    assert a.fuzzing is False and a.device == "e1000e-pp"
+
+
+def test_device_without_whole_device_is_refused():
+    r = subprocess.run(["/usr/bin/python3", str(REPO / "e1000e-pp"),
+                        "fuzz", "--device", "e1000e", "--no-setup"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    assert r.returncode == 1
+    assert "--device without --whole-device" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_fuzz_build_configure_line():
+    cmd = qemu_build.configure_cmd("/src", paths.QEMU_FUZZ_BUILD)
+    assert {"--cc=clang", "--cxx=clang++", "--enable-fuzzing",
+            "--enable-asan", "--enable-ubsan",
+            "--with-devices-x86_64=e1000e-pp"} <= set(cmd)
+    assert "--enable-plugins" not in cmd
+    assert fuzz_device.TARGETS == {"e1000e-pp": "generic-fuzz-e1000e-pp",
+                                   "e1000e": "generic-fuzz-e1000e"}
+
+
+def test_generic_fuzz_config_is_in_qemus_form():
+    c = overlay.GENERIC_FUZZ_CONFIG
+    assert c.startswith('    { .name = "e1000e-pp", .args = "-M q35 ')
+    assert "-device e1000e-pp,netdev=net0" in c
+    # user-mode networking that reaches nothing (the project's rule)
+    assert "-netdev user,id=net0,restrict=on" in c
+    assert c.endswith('.objects = "e1000e-pp" },')
+
+
+def commands(data):
+    assert data.endswith(b"FUZZ")
+    return [c for c in data.split(b"FUZZ")[:-1]]
+
+
+def test_seeds_decode_as_generic_fuzz_commands():
+    seeds = seeder().seeds()
+    assert "bar0-dma" not in seeds and "bringup" in seeds
+    cmds = commands(seeds["bringup"])
+    # bus mastering on: PCI config write of COMMAND = IO | MEM | MASTER
+    assert cmds[0] == bytes([5]) + struct.pack("<BBBxI", 1, 0, 4, 7)
+    # then IMC = ~0 in BAR0: size Long (2), region 0, offset, value
+    assert cmds[1] == bytes([3]) + struct.pack("<BBxxIQ", 2, 0, 0xd8,
+                                               0xffffffff)
+    ops = {c[0] for c in cmds}
+    assert ops <= {2, 3, 5, 7, 9}
+    writes = [struct.unpack("<BBxxIQ", c[1:]) for c in cmds if c[0] == 3]
+    assert all(len(c) == 17 for c in cmds if c[0] == 3)
+    # the ring registers of the bring-up, in Linux e1000e's order
+    offs = [w[2] for w in writes]
+    assert offs.index(0x2800) < offs.index(0x2818) < offs.index(0x0100)
+    # 32 receive descriptors as DMA patterns (struct index, stride; data)
+    pats = [c for c in cmds if c[0] == 7]
+    assert len(pats) == 32 and all(len(p) == 1 + 2 + 16 for p in pats)
+
+
+def test_committed_seeds_are_the_generators():
+    seeds = seeder().seeds()
+    d = REPO / "tests" / "fuzz" / "whole-device" / "seeds"
+    assert sorted(p.name for p in d.iterdir()) == \
+        sorted("seed-" + n for n in seeds)
+    for n, data in seeds.items():
+        assert (d / ("seed-" + n)).read_bytes() == data, n
+
+
+@pytest.mark.parametrize("flag", ["--minutes", "--device"])
+def test_bad_values_are_usage_errors(flag, capsys):
+    with pytest.raises(SystemExit) as e:
+        parse("fuzz", "--whole-device", flag, "nonsense")
+    assert e.value.code == 2
+    assert "Traceback" not in capsys.readouterr().err
