@@ -105,12 +105,13 @@ class Family:
 
     def __init__(self, name, situations, what, knob=None, rx_all=False,
                  flow_control=True, burst=None, stats=None,
-                 delivered=False):
+                 delivered=False, suspend=False):
         self.name, self.situations, self.what = name, tuple(situations), what
         self.knob, self.rx_all, self.flow_control = knob, rx_all, flow_control
         self.burst = burst              # None, "mtu" or "long"
         self.stats = dict(stats or {})  # ethtool -S name: frames moved
         self.delivered = delivered      # marked frames reach the socket
+        self.suspend = suspend          # runtime suspend between streams
 
 
 def _err(name, knob, situation, stats, rx_all=False):
@@ -148,6 +149,12 @@ FAMILIES = {f.name: f for f in (
            "(x-dma-fault-writes) under the emulated IOMMU: the fault "
            "names the frame the agent lost, told as one sentence",
            knob="dma-fault-writes"),
+    Family("rpm", ["link-change-traffic"],
+           "between the two TCP streams, the link taken away (QMP "
+           "set_link) with runtime PM allowed: the driver suspends the "
+           "function (D3hot), the link's return wakes it through PME, "
+           "the driver resumes it and the second stream runs",
+           suspend=True),
     Family("linkdrop", ["link-change-traffic"],
            f"the link dropped for {LINK_DROP_MS} ms (link-drop-ms) during "
            "the TCP stream peer -> guest", knob="link-drop"),
@@ -269,6 +276,8 @@ def family_cells():
                    families=["burst", "burstfc", "linkdrop"])
     cells += _grid([1500, 9000], ["strip", "keep"], ["msix"], ["iommu"],
                    families=["dmafault"])
+    cells += _grid([1500], ["strip"], ["msix"], ["noiommu", "iommu"],
+                   families=["rpm"])
     return cells
 
 

@@ -53,8 +53,10 @@ RX_PORT = 5002
 DMESG_BAD = re.compile(
     r"WARNING:|BUG:|Oops|general protection|Call Trace|kernel panic|"
     r"page_pool|DMA-API|DMAR:.*\b[Ff]ault|DMAR: \[DMA|iommu.*\bfault|"
-    r"Hardware Unit Hang|Reset adapter|e1000e.*(error|timeout|hang)|"
+    r"Hardware Unit Hang|Reset adapter|e1000e.*\b(error|timeout|hang)\b|"
     r"soft lockup|hung_task|refcount_t|list_(add|del) corruption")
+# What Linux's e1000e logs when a wake-up resumed it (e1000_resume).
+WAKE_CAUSE = "MAC Wakeup cause - Link Status Change"
 # Device counters read over QMP that must not move during a cell.
 DEVICE_COUNTERS = ("rx-offered", "rx-delivered", "rx-missed", "rx-filtered",
                    "rx-oversize", "rx-undersize", "rx-not-ready",
@@ -237,6 +239,8 @@ def traffic(vm, cell, run_base, checks, cell_dir, tlog, bound):
              ("tcp peer->guest", traffic_tcp_rx)]
     if cell.family and cell.family.burst:
         steps.insert(0, ("burst", traffic_burst))
+    if cell.family and cell.family.suspend:
+        steps.insert(-1, ("runtime suspend", runtime_suspend))
     for name, step in steps:
         if name.startswith("tcp") and not checks.udp_ok:
             # No datagram came back: a TCP stream would only wait for its
@@ -553,6 +557,46 @@ def traffic_tcp_tx(vm, cell, run_base, checks, cell_dir, tlog, bound):
 
 
 
+def runtime_suspend(vm, cell, run_base, checks, cell_dir, tlog, bound):
+    """Linux runtime-suspends e1000e only without link (its idle
+    callback), after arming link-change wake: with power/control auto,
+    the link taken away suspends the function (D3hot); the link back
+    sets PMCSR.PME_Status, the PCI core's PME poll resumes it and the
+    driver logs the cause it reads from WUS."""
+    _, pci = _sh(vm, "basename $(readlink /sys/class/net/eth0/device)")
+    pci = pci.strip()
+    ctl = f"/sys/bus/pci/devices/{pci}/power"
+
+    def status():
+        return _sh(vm, f"cat {ctl}/runtime_status", check=False)[1].strip()
+
+    def wakes():
+        return _sh(vm, "dmesg", check=False)[1].count(WAKE_CAUSE)
+    wakes0 = wakes()
+    _sh(vm, f"echo auto > {ctl}/control")
+    vm.qmp.execute("set_link", name=vm.netdev_id, up=False)
+    tlog("set_link off, power/control auto")
+    try:
+        harness.wait_until("runtime suspend", lambda: status() ==
+                           "suspended", bound, interval=0.5)
+        tlog("runtime suspended")
+        vm.qmp.execute("set_link", name=vm.netdev_id, up=True)
+        tlog("set_link on")
+        harness.wait_until("runtime resume through PME", lambda: status()
+                           == "active", bound, interval=0.5)
+        tlog("runtime active")
+    except harness.HarnessError as e:
+        checks.true("runtime suspend and resume", False,
+                    str(e).splitlines()[0])
+    finally:
+        vm.qmp.execute("set_link", name=vm.netdev_id, up=True)
+        _sh(vm, f"echo on > {ctl}/control")
+    harness.wait_until("carrier on eth0 after the resume",
+                       lambda: _carrier(vm), LINK_TIMEOUT, interval=0.2)
+    checks.eq(f"the driver's wake cause (dmesg: {WAKE_CAUSE})",
+              wakes() - wakes0, 1)
+
+
 def traffic_tcp_rx(vm, cell, run_base, checks, cell_dir, tlog, bound):
     """TCP peer -> guest, every byte checked by the agent."""
     mss = cell.mtu - 40
@@ -582,14 +626,8 @@ def traffic_tcp_rx(vm, cell, run_base, checks, cell_dir, tlog, bound):
 
 
 def read_device(vm):
-    out = {}
-    for name in DEVICE_COUNTERS:
-        try:
-            out[name] = vm.qmp.execute("qom-get", path=f"/machine/peripheral/"
-                                       f"{vm.NIC_ID}", property=name)
-        except harness.HarnessError:
-            out[name] = None
-    return out
+    """The device's counters of DEVICE_COUNTERS (read_qom)."""
+    return read_qom(vm, DEVICE_COUNTERS)
 
 
 def check_expected_faults(checks, faults, lost, tlog):
@@ -720,21 +758,22 @@ def expected_drops(cell, burst):
              "rx-errored"] = ERR_MARKED
     if burst:
         want["rx-missed"] = burst["rx-missed"]
-    if fam and fam.knob == "link-drop":
-        # Frames arriving with the cable out are the event itself (the
-        # peer's source resends them): not a drop to count.
+    if fam and (fam.knob == "link-drop" or fam.suspend):
+        # Frames arriving with the cable out or the function asleep are
+        # the event itself (the peer's source resends them).
         del want["rx-not-ready"]
     return want
 
 
 def read_qom(vm, names):
+    """{name: value} of the NIC's properties, None where the device has
+    no such property (the verdict says whether that may be)."""
     out = {}
     for name in names:
         try:
-            out[name] = vm.qmp.execute("qom-get", path=f"/machine/peripheral/"
-                                       f"{vm.NIC_ID}", property=name)
+            out[name] = qom_get(vm, name)
         except harness.HarnessError:
-            out[name] = None        # this device has no such counter
+            out[name] = None
     return out
 
 
@@ -875,7 +914,7 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
             checks.eq("ethtool -S error counters over the cell (the "
                       "driver's)", {k: sd.get(k) for k in want}, want)
         if retrans0 is not None and retrans1 is not None and not (
-                fam and fam.knob == "link-drop"):
+                fam and (fam.knob == "link-drop" or fam.suspend)):
             checks.eq("guest TCP retransmissions (RetransSegs)",
                       retrans1 - retrans0, 0)
         scan_dmesg(vm, g, cell_dir, checks, taint0)
@@ -923,6 +962,10 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
                     if any(w in ln for ln in events)]
             checks.eq("device events of the link drop", seen,
                       ["knob-link-drop-ms", "knob-link-return"])
+        if fam and fam.suspend:
+            checks.true("device events: the PME that woke it",
+                        any("pme reg=0x05810 value=0x00000001" in ln
+                            for ln in events), "; ".join(events[-5:]))
         matrix.write_json(os.path.join(cell_dir, "diag.json"),
                           {"faults": faults, "coverage": coverage})
         fails = checks.failures()

@@ -226,3 +226,12 @@ def test_knob_names_live_in_one_map():
     src = open(matrix_exec.__file__).read()
     for knob in matrix.KNOBS.values():
         assert f'"{knob}"' not in src, knob
+
+
+def test_dmesg_scan_tells_a_wake_cause_from_a_hang():
+    # "Change" holds "hang": the word, not the letters, fails a cell.
+    bad = matrix_exec.DMESG_BAD.search
+    assert not bad("e1000e 0000:00:01.0 eth0: MAC Wakeup cause - Link "
+                   "Status Change")
+    assert bad("e1000e 0000:00:01.0 eth0: Detected Tx Unit hang")
+    assert bad("e1000e 0000:00:01.0 eth0: Detected Hardware Unit Hang:")
