@@ -21,6 +21,7 @@
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
 #include "e1000e-pp-migrate.h"
+#include "e1000e-pp-migrate-test.h"
 #include "e1000e-pp-scenario.h"
 
 /* 5000 bytes + FCS in 2 KB buffers: 2048 + 2048 + 908 */
@@ -448,6 +449,7 @@ static const E1000eppScenario scenarios[] = {
     SCENARIO(migrate_pending_delay_timer_fires_at_its_deadline),
     SCENARIO(migrate_corrupted_stream_is_refused),
     SCENARIO(migrate_d3hot_with_pme_armed),
+    SCENARIO(migrate_mid_tso_sends_the_same_segments),
 };
 
 int main(int argc, char **argv)
