@@ -449,6 +449,7 @@ static const E1000eppScenario scenarios[] = {
     SCENARIO(migrate_pending_delay_timer_fires_at_its_deadline),
     SCENARIO(migrate_corrupted_stream_is_refused),
     SCENARIO(migrate_d3hot_with_pme_armed),
+    SCENARIO(migrate_held_writebacks_flush_at_wthresh),
     SCENARIO(migrate_mid_tso_sends_the_same_segments),
 };
 

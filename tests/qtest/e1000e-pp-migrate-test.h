@@ -7,6 +7,9 @@
 #ifndef E1000E_PP_MIGRATE_TEST_H
 #define E1000E_PP_MIGRATE_TEST_H
 
+/* e1000e-pp-migrate-wb.c */
+void migrate_held_writebacks_flush_at_wthresh(const char *model);
+
 /* e1000e-pp-migrate-tx.c */
 void migrate_mid_tso_sends_the_same_segments(const char *model);
 
