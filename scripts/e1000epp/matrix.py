@@ -60,12 +60,12 @@ TRAFFIC_TIMEOUT = 120
 # Device knobs the cells turn, by what they do: the e1000e-pp QOM
 # property names (docs/usage.md), in this one place.
 KNOBS = {
-    "error-crc": "rx-error-crc",
-    "error-symbol": "rx-error-symbol",
-    "error-data": "rx-error-data",
-    "error-oversize": "rx-error-oversize",
-    "link-drop": "link-drop-ms",
-    "fetch-limit": "rx-fetch-limit",
+    "error-crc": "x-rx-error-crc",
+    "error-symbol": "x-rx-error-symbol",
+    "error-data": "x-rx-error-data",
+    "error-oversize": "x-rx-error-oversize",
+    "link-drop": "x-link-drop-ms",
+    "fetch-limit": "x-rx-fetch-limit",
     "dma-fault-writes": "x-dma-fault-writes",
 }
 # Frames marked with an injected error in an error cell's stream.
@@ -77,7 +77,7 @@ BURST_FRAMES = 768
 # with a 128-byte buffer 0 and one 4 KB page (PSRCTL), so a 9000-byte
 # frame (within RCTL.LPE's limit) takes 3 descriptors, and the device
 # fetches at most FETCH_LIMIT descriptors per tail write
-# (rx-fetch-limit): Linux writes RDT every 16 buffers
+# (x-rx-fetch-limit): Linux writes RDT every 16 buffers
 # (E1000_RX_BUFFER_WRITE), so each fetch ends one descriptor into a
 # frame (16 = 3 x 5 + 1) while the next frames wait in the packet
 # buffer. (Not at MTU 1500 with rx-all: the driver posts 1522-byte
@@ -156,7 +156,7 @@ FAMILIES = {f.name: f for f in (
            "the driver resumes it and the second stream runs",
            suspend=True),
     Family("linkdrop", ["link-change-traffic"],
-           f"the link dropped for {LINK_DROP_MS} ms (link-drop-ms) during "
+           f"the link dropped for {LINK_DROP_MS} ms (x-link-drop-ms) during "
            "the TCP stream peer -> guest", knob="link-drop"),
 )}
 

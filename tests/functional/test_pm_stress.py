@@ -2,7 +2,7 @@
 """A bounded stress of the unmodified driver's reset and runtime-PM paths.
 
 CYCLES times, with pings running: the link drops for a while
-(`link-drop-ms`), the Tx engine is held (`tx-hold`) until the driver's
+(`x-link-drop-ms`), the Tx engine is held (`x-tx-hold`) until the driver's
 hang detection resets the adapter, and the device runtime-suspends
 without link and wakes through PME when it returns. Afterwards traffic
 must pass and dmesg must hold no WARN, BUG, Oops, page_pool or DMA-API
@@ -53,19 +53,19 @@ def test_reset_and_runtime_pm_stress(stress_vm, device):
 
     for cycle in range(CYCLES):
         # the cable goes for 300 ms of virtual time, then renegotiates
-        vm.qmp.execute("qom-set", path=nic, property="link-drop-ms",
+        vm.qmp.execute("qom-set", path=nic, property="x-link-drop-ms",
                        value=300)
         wait_carrier(vm, f"carrier back (cycle {cycle})", LINK_TIMEOUT)
 
         # a Tx hang: the driver notices and resets the adapter
         before = dmesg(vm).count("Reset adapter")
         before += dmesg(vm).count("Detected Hardware Unit Hang")
-        vm.qmp.execute("qom-set", path=nic, property="tx-hold", value=1)
+        vm.qmp.execute("qom-set", path=nic, property="x-tx-hold", value=1)
         wait_until(f"the driver's hang reset (cycle {cycle})",
                    lambda: dmesg(vm).count("Reset adapter") +
                    dmesg(vm).count("Detected Hardware Unit Hang") > before,
                    HANG_TIMEOUT, interval=0.5, evidence=vm.console_tail)
-        vm.qmp.execute("qom-set", path=nic, property="tx-hold", value=0)
+        vm.qmp.execute("qom-set", path=nic, property="x-tx-hold", value=0)
         resets += 1
         wait_carrier(vm, f"carrier after the reset (cycle {cycle})",
                      LINK_TIMEOUT)

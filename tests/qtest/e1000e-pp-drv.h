@@ -74,7 +74,7 @@ typedef bool (*E1000eppCond)(E1000epp *d, void *opaque);
 
 E1000epp *e1000epp_start(const char *model, const char *extra_args);
 /*
- * The same with -device properties ("rx-backpressure=on", "mac=...");
+ * The same with -device properties ("x-rx-backpressure=on", "mac=...");
  * mac=EPP_MAC_STR is added unless dev_props names a MAC.
  */
 E1000epp *e1000epp_start_dev(const char *model, const char *dev_props,

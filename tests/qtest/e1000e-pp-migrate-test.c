@@ -298,8 +298,8 @@ static uint16_t d3hot_run(const char *model, bool migrate, uint32_t *status)
     }
     *status = e1000epp_rd(d, STATUS);
     /* A link change as the wake event (e1000e-pp's knob; stock has none) */
-    if (qom_has(d, "wake-event")) {
-        g_assert_true(e1000epp_qom_set(d, "wake-event", WU_LNKC));
+    if (qom_has(d, "x-wake-event")) {
+        g_assert_true(e1000epp_qom_set(d, "x-wake-event", WU_LNKC));
     }
     e1000epp_step(d, EPP_NS_PER_MS);
     pmcsr = qpci_config_readw(d->pdev, pm + PCI_PM_CTRL);
@@ -316,7 +316,7 @@ static void migrate_d3hot_with_pme_armed(const char *model)
     g_assert_cmphex(moved, ==, straight);
     g_assert_cmphex(st_moved, ==, st_straight);
     if (on_stock(model, "stock e1000e has no PM capability of its own "
-                 "handling D3hot and no wake-event knob")) {
+                 "handling D3hot and no x-wake-event knob")) {
         return;
     }
     /* D3hot answers all-ones; the wake set PME_Status, kept PME_En. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The rx-backpressure device property, set on the -device command line
+ * The x-rx-backpressure device property, set on the -device command line
  * and observed through the device: off (the hardware, the default), a
  * full packet buffer drops frames into MPC; on, the netdev holds them
  * and nothing is lost.
@@ -92,7 +92,7 @@ static unsigned flood_then_drain(E1000epp *d, EppRx **rxp, bool expect_all,
 }
 
 /*
- * Given e1000e-pp with rx-backpressure=on, PBA.RXA = 8 KB and 8
+ * Given e1000e-pp with x-rx-backpressure=on, PBA.RXA = 8 KB and 8
  * descriptors posted, when 8 + 24 full-size frames arrive (far more
  * than the packet buffer holds), then none is dropped: MPC stays 0 and
  * qom-get rx-missed stays 0; when descriptors are posted, then all 32
@@ -108,18 +108,18 @@ void rx_backpressure_on_holds_frames(const char *model)
     unsigned delivered;
     uint64_t missed = 0;
 
-    if (on_stock(model, "no rx-backpressure property: frames always wait "
+    if (on_stock(model, "no x-rx-backpressure property: frames always wait "
                  "in the netdev queue")) {
         d = e1000epp_start(model, NULL);
-        g_assert_false(qom_has(d, "rx-backpressure"));
+        g_assert_false(qom_has(d, "x-rx-backpressure"));
     } else {
-        d = e1000epp_start_dev(model, "rx-backpressure=on", NULL);
+        d = e1000epp_start_dev(model, "x-rx-backpressure=on", NULL);
     }
     delivered = flood_then_drain(d, &rx, true, false);
     if (!is_stock(model)) {
         missed = e1000epp_qom_u64(d, "rx-missed");
     }
-    g_test_message("rx-backpressure=on: MPC %" PRIu64 ", rx-missed %" PRIu64
+    g_test_message("x-rx-backpressure=on: MPC %" PRIu64 ", rx-missed %" PRIu64
                    ", %u of %u frames delivered", rx->mpc, missed, delivered,
                    BP_POSTED + BP_EXTRA);
     g_assert_cmpuint(rx->mpc, ==, 0);
@@ -130,7 +130,7 @@ void rx_backpressure_on_holds_frames(const char *model)
 }
 
 /*
- * Given e1000e-pp with the default rx-backpressure (off), the same ring
+ * Given e1000e-pp with the default x-rx-backpressure (off), the same ring
  * and packet buffer, when the same 32 frames arrive, then frames beyond
  * the packet buffer are dropped: 8 + 5 delivered, MPC 19, qom-get
  * rx-missed equals MPC, every delivered frame in order and byte for

@@ -14,7 +14,7 @@
  *   stock_split  e1000_clean_rx_irq_ps (MTU 9000)
  *   stock_1500   e1000_clean_rx_irq: one buffer per frame, discarding
  *
- * stock e1000e: no rx-fetch-limit and no error injection (qom-set is
+ * stock e1000e: no x-rx-fetch-limit and no error injection (qom-set is
  * refused); a frame is written only once all its descriptors are
  * posted; asserted as such.
  */
@@ -30,7 +30,7 @@
 #define JUMBO_LEN       9014    /* MTU 9000, FCS stripped */
 #define GOOD_LEN        1000
 #define DISCARD_LEN     9000    /* MTU 1500 + SBP: 2048 x 4 + 808 */
-/* rx-error-oversize with LPE=1 pads to 9235 bytes with the FCS */
+/* x-rx-error-oversize with LPE=1 pads to 9235 bytes with the FCS */
 #define OVERSIZE_LPE    9231
 #define OVERSIZE_1500   1515    /* LPE=0: 1519 with the FCS */
 #define ROUNDS          40
@@ -73,7 +73,7 @@ static unsigned held(EppRx *rx)
  * for RDTR, 32.768 us) until a frame comes or until the ring has
  * discarded `discards` descriptors; when a poll finds nothing (and
  * nothing has DD) the test writes RDT again, as the stock design's
- * every-16th tail policy leaves the rx-fetch-limit cache empty (counted
+ * every-16th tail policy leaves the x-rx-fetch-limit cache empty (counted
  * in *nudges).
  */
 static bool poll_until(EppRx *rx, EppRxFrame *f, uint64_t discards,
@@ -115,7 +115,7 @@ typedef struct DryCase {
 
 /*
  * Given a design cleaning per descriptor at MTU 9000 and the device
- * started with rx-fetch-limit=k, when a 9014-byte frame arrives, then
+ * started with x-rx-fetch-limit=k, when a 9014-byte frame arrives, then
  * each poll takes the k chunks that have DD, keeps the frame being
  * built and refills what it took; that refill's RDT write lets the next
  * k out, so the frame completes without anyone else writing RDT, after
@@ -130,7 +130,7 @@ static void dry_chained(const char *model, const void *opaque)
     bool stock = is_stock(model);
     EppRxSetup s = path_setup(c->path);
     unsigned chunks = c->path == PAGEPOOL ? 5 : 3, nudges = 0;
-    g_autofree char *props = g_strdup_printf("rx-fetch-limit=%u", c->k);
+    g_autofree char *props = g_strdup_printf("x-rx-fetch-limit=%u", c->k);
     g_autofree EppRxFrame *f = g_new0(EppRxFrame, 1);
     g_autofree uint8_t *wire = g_malloc(JUMBO_LEN);
     E1000epp *d = e1000epp_start_dev(model, stock ? NULL : props, NULL);
@@ -161,7 +161,7 @@ static void dry_chained(const char *model, const void *opaque)
 
 /*
  * Given the stock design at MTU 1500 (one 1522-byte skb per descriptor,
- * RCTL.BSIZE 2048) with RCTL.SBP and rx-fetch-limit=k, when a 9000-byte
+ * RCTL.BSIZE 2048) with RCTL.SBP and x-rx-fetch-limit=k, when a 9000-byte
  * frame arrives (stored: SBP keeps long frames; 5 descriptors), then the
  * first descriptor without EOP sets FLAG2_IS_DISCARDING and the flag
  * survives the polls at the dry points: all 5 descriptors are dropped
@@ -183,7 +183,7 @@ static void dry_discarding(const char *model, const void *opaque)
     bool stock = is_stock(model);
     EppRxSetup s = path_setup(STOCK_1500);
     unsigned nudges = 0;
-    g_autofree char *props = g_strdup_printf("rx-fetch-limit=%u", c->k);
+    g_autofree char *props = g_strdup_printf("x-rx-fetch-limit=%u", c->k);
     g_autofree EppRxFrame *f = g_new0(EppRxFrame, 1);
     g_autofree uint8_t *wire = g_malloc(DISCARD_LEN);
     uint8_t good[GOOD_LEN];

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Receive scenarios, frame errors: the error-injection knobs
- * (rx-error-crc, -symbol, -data, -oversize) against both receive-driver
+ * (x-rx-error-crc, -symbol, -data, -oversize) against both receive-driver
  * designs, in the three places a bad frame can end: the device drops it
  * (RCTL.SBP = 0), the driver drops it (SBP = 1 without NETIF_F_RXALL:
  * the stock driver's recycle branch, the page-pool design's discard
@@ -26,10 +26,10 @@ typedef enum ErrMode {
 } ErrMode;
 
 const EppRxErrKind epp_rx_err_kinds[EPP_RX_ERR_KINDS] = {
-    { "crc", "rx-error-crc", RXD_ERR_CE, CRCERRS },
-    { "symbol", "rx-error-symbol", RXD_ERR_SE, SYMERRS },
-    { "data", "rx-error-data", RXD_ERR_RXE, RXERRC },
-    { "oversize", "rx-error-oversize", 0, ROC },
+    { "crc", "x-rx-error-crc", RXD_ERR_CE, CRCERRS },
+    { "symbol", "x-rx-error-symbol", RXD_ERR_SE, SYMERRS },
+    { "data", "x-rx-error-data", RXD_ERR_RXE, RXERRC },
+    { "oversize", "x-rx-error-oversize", 0, ROC },
 };
 
 typedef struct ErrCase {

@@ -101,7 +101,7 @@ void rx_partial_frame_across_polls(const char *model)
     rx_stop(rx);
 }
 
-/* The ring runs dry after chunk k of a frame (rx-fetch-limit=k) */
+/* The ring runs dry after chunk k of a frame (x-rx-fetch-limit=k) */
 typedef struct DryCase {
     EppRxDesign design;
     unsigned k;
@@ -110,7 +110,7 @@ typedef struct DryCase {
 
 /*
  * Given a design at MTU 9000 with its whole ring posted and the device
- * started with rx-fetch-limit=k (at most k descriptors per fetch, fetched
+ * started with x-rx-fetch-limit=k (at most k descriptors per fetch, fetched
  * on RDT writes only), when a 9014-byte frame arrives, then exactly k
  * descriptors carry DD without EOP (page pool: 2 KB chunks, 5 of them;
  * stock's jumbo path: 4 KB, 3), the rest of the frame waits on the chip;
@@ -126,7 +126,7 @@ void rx_partial_dry_at_chunk(const char *model, const void *opaque)
     EppRxSetup s = { .design = c->design, .mtu = JUMBO_MTU,
                      .no_packet_split = true };
     unsigned chunks = c->design == EPP_RX_PAGEPOOL ? 5 : 3, writes = 0;
-    g_autofree char *props = g_strdup_printf("rx-fetch-limit=%u", c->k);
+    g_autofree char *props = g_strdup_printf("x-rx-fetch-limit=%u", c->k);
     g_autofree EppRxFrame *f = g_new0(EppRxFrame, 1);
     g_autofree uint8_t *wire = g_malloc(JUMBO_LEN);
     E1000epp *d = e1000epp_start_dev(model, stock ? NULL : props, NULL);
@@ -406,7 +406,7 @@ void rx_buffer_reposts_add_cases(void)
 
 /*
  * The knob at run time: given the page-pool design at MTU 9000 with its
- * ring up, when rx-fetch-limit is set to 2 with qom-set and the receiver
+ * ring up, when x-rx-fetch-limit is set to 2 with qom-set and the receiver
  * restarted (RCTL.EN off and on empties the cache), then a 9014-byte
  * frame stops after two chunks; set back to 0, one RDT write lets the
  * rest out. The change is listed in the event list.
@@ -423,13 +423,13 @@ void rx_fetch_limit_set_at_run_time(const char *model)
     E1000epp *d = rx->d;
     bool eop;
 
-    g_assert_cmpint(e1000epp_qom_set(d, "rx-fetch-limit", 2), ==,
+    g_assert_cmpint(e1000epp_qom_set(d, "x-rx-fetch-limit", 2), ==,
                     !is_stock(model));
     if (is_stock(model)) {
         rx_stop(rx);
         return;
     }
-    g_assert_cmpuint(e1000epp_qom_u64(d, "rx-fetch-limit"), ==, 2);
+    g_assert_cmpuint(e1000epp_qom_u64(d, "x-rx-fetch-limit"), ==, 2);
     events = e1000epp_qom_str(d, "events");
     g_assert_nonnull(strstr(events, "knob-rx-fetch-limit reg=0x02818 "
                             "value=0x00000002"));
@@ -443,7 +443,7 @@ void rx_fetch_limit_set_at_run_time(const char *model)
     g_assert_cmpuint(count_dd(rx, 5, &eop), ==, 2);
     g_assert_false(eop);
 
-    g_assert_true(e1000epp_qom_set(d, "rx-fetch-limit", 0));
+    g_assert_true(e1000epp_qom_set(d, "x-rx-fetch-limit", 0));
     e1000epp_wr(d, RDT0, e1000epp_rd(d, RDT0));
     epp_rx_wait_frame(rx, f, RX_BUDGET_NS);
     expect_jumbo(rx, f, wire, 5);

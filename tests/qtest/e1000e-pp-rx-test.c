@@ -3,7 +3,7 @@
  * Receive-path qtests: bytes and write-backs with the plain ring verbs,
  * the page-pool design across every MTU breakpoint, FCS placement, all
  * seven buffer sizes, packet split, descriptor write-back batching, ring
- * exhaustion into the on-chip packet buffer and the rx-backpressure
+ * exhaustion into the on-chip packet buffer and the x-rx-backpressure
  * property.  Every scenario runs on "e1000e-pp" and on the stock
  * "e1000e"; where the stock model differs it says so ("stock e1000e:")
  * and asserts the stock behaviour instead.

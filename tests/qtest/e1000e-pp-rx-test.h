@@ -160,7 +160,7 @@ int design_bench(int argc, char **argv);
 void rx_add_frame_error_cases(void);
 void rx_sbp_long_frame_exceeds_stock_buffer(const char *model);
 
-/* The rx-backpressure property (e1000e-pp-rx-backpressure.c) */
+/* The x-rx-backpressure property (e1000e-pp-rx-backpressure.c) */
 void rx_backpressure_on_holds_frames(const char *model);
 void rx_backpressure_off_drops_into_mpc(const char *model);
 
@@ -171,7 +171,7 @@ static inline void step_us(E1000epp *d, unsigned us)
 }
 
 /*
- * The frame errors the device injects on demand (rx-error-* knobs), the
+ * The frame errors the device injects on demand (x-rx-error-* knobs), the
  * ERRORS bit each sets with RCTL.SBP (82574L §7.1.4.1; 0: none) and the
  * statistics register that counts it; defined in e1000e-pp-rx-errors.c.
  */

@@ -67,7 +67,7 @@ void pm_link_change_wakes_through_pme(const char *model)
 }
 
 /*
- * Given reset-delay-ns=5000000 on the command line, when the driver
+ * Given x-reset-delay-ns=5000000 on the command line, when the driver
  * sets CTRL.RST, then EECD.AUTO_RD stays clear for the 5 ms window and
  * the 1 ms NVM reload after it, and is set by 6 ms; the write listed in
  * "events" shows a register write the driver made too early.
@@ -77,7 +77,7 @@ void reset_delay_widens_ctrl_rst(const char *model)
 {
     bool stock = is_stock(model);
     E1000epp *d = stock ? e1000epp_start(model, NULL) :
-                  e1000epp_start_dev(model, "reset-delay-ns=5000000", NULL);
+                  e1000epp_start_dev(model, "x-reset-delay-ns=5000000", NULL);
     g_autofree char *events = NULL;
     uint64_t early = 0;
 
@@ -90,7 +90,7 @@ void reset_delay_widens_ctrl_rst(const char *model)
     if (on_stock(model, "CTRL.RST completes at once")) {
         g_assert_cmphex(e1000epp_rd(d, EECD) & EECD_AUTO_RD, ==,
                         EECD_AUTO_RD);
-        g_assert_false(qom_has(d, "reset-delay-ns"));
+        g_assert_false(qom_has(d, "x-reset-delay-ns"));
         e1000epp_stop(d);
         return;
     }
@@ -106,7 +106,7 @@ void reset_delay_widens_ctrl_rst(const char *model)
 }
 
 /*
- * Given a Tx ring with one frame posted, when tx-hold is set with
+ * Given a Tx ring with one frame posted, when x-tx-hold is set with
  * qom-set, then TDH stays where it is and nothing is sent; when it is
  * released, the frame goes and TDH moves; both changes are in "events".
  * stock e1000e: has no knobs (qom-set fails); asserted as such.
@@ -120,18 +120,18 @@ void knob_tx_hold_stops_tdh(const char *model)
 
     e1000epp_bring_up(d, &e1000epp_default_config);
     if (is_stock(model)) {
-        g_assert_false(e1000epp_qom_set(d, "tx-hold", 1));
+        g_assert_false(e1000epp_qom_set(d, "x-tx-hold", 1));
         e1000epp_stop(d);
         return;
     }
-    g_assert_true(e1000epp_qom_set(d, "tx-hold", 1));
+    g_assert_true(e1000epp_qom_set(d, "x-tx-hold", 1));
     buf = e1000epp_alloc(d, 64);
     e1000epp_txd_legacy(desc, buf, 60, TXD_CMD_EOP | TXD_CMD_IFCS |
                         TXD_CMD_RS);
     e1000epp_tx_push(d, desc);
     e1000epp_step(d, 100 * EPP_NS_PER_US);
     g_assert_cmpuint(e1000epp_rd(d, TDH0), ==, 0);
-    g_assert_true(e1000epp_qom_set(d, "tx-hold", 0));
+    g_assert_true(e1000epp_qom_set(d, "x-tx-hold", 0));
     e1000epp_step(d, 100 * EPP_NS_PER_US);
     g_assert_cmpuint(e1000epp_rd(d, TDH0), ==, 1);
     events = e1000epp_qom_str(d, "events");
@@ -253,8 +253,8 @@ void gio_master_disable_holds_frames(const char *model)
 }
 
 /*
- * link-drop-ms takes the link away for that long (STATUS.LU clears at
- * once and returns after auto-negotiation); wake-event with WUC.APME in
+ * x-link-drop-ms takes the link away for that long (STATUS.LU clears at
+ * once and returns after auto-negotiation); x-wake-event with WUC.APME in
  * D0 records the cause in WUS only.
  * stock e1000e: has no knobs: qom-set is refused, the link stays.
  */
@@ -266,19 +266,19 @@ void knob_link_drop_and_wake_event(const char *model)
     e1000epp_bring_up(d, &e1000epp_default_config);
     if (is_stock(model)) {
         /* stock e1000e: no such property; qom-set is refused */
-        g_assert_false(e1000epp_qom_set(d, "link-drop-ms", 10));
+        g_assert_false(e1000epp_qom_set(d, "x-link-drop-ms", 10));
         g_assert_cmphex(e1000epp_rd(d, STATUS) & STATUS_LU, ==, STATUS_LU);
         e1000epp_stop(d);
         return;
     }
-    g_assert_true(e1000epp_qom_set(d, "link-drop-ms", 10));
+    g_assert_true(e1000epp_qom_set(d, "x-link-drop-ms", 10));
     g_assert_cmphex(e1000epp_rd(d, STATUS) & STATUS_LU, ==, 0);
     e1000epp_step(d, 10 * EPP_NS_PER_MS);
     e1000epp_wait_link_up(d);
 
     e1000epp_wr(d, WUFC, WU_LNKC);
     e1000epp_wr(d, WUC, WUC_APME);
-    g_assert_true(e1000epp_qom_set(d, "wake-event", WU_LNKC));
+    g_assert_true(e1000epp_qom_set(d, "x-wake-event", WU_LNKC));
     g_assert_cmphex(e1000epp_rd(d, WUS), ==, WU_LNKC);
     g_assert_cmphex(pmcsr(d) & PMCSR_PME_STATUS, ==, 0);
     e1000epp_stop(d);

@@ -7,7 +7,7 @@
  * CTRL.RST, wait for the NVM reload, up) and runtime suspend
  * (e1000e_pm_runtime_suspend -> __e1000_shutdown arming link-change wake,
  * then the PCI core's PME_En and D3hot). Every interleaving of the two
- * runs on a fresh device, CTRL.RST widened to 1 ms (reset-delay-ns), and
+ * runs on a fresh device, CTRL.RST widened to 1 ms (x-reset-delay-ns), and
  * the device says what went wrong: an access to the sleeping function
  * (pm-violations) or a register write inside the reset window
  * (reset-accesses). The guarded flows — the reset task holding a runtime
@@ -115,7 +115,7 @@ static RaceResult race_run(const char *model, const uint8_t *order,
     size_t i, ri = 0, si = 0;
     int b;
 
-    r.d = e1000epp_start_dev(model, "reset-delay-ns=1000000", NULL);
+    r.d = e1000epp_start_dev(model, "x-reset-delay-ns=1000000", NULL);
     e1000epp_bring_up(r.d, &e1000epp_default_config);
     r.pm = qpci_find_capability(r.d->pdev, PCI_CAP_ID_PM, 0);
     r.cmd = qpci_config_readw(r.d->pdev, PCI_COMMAND);

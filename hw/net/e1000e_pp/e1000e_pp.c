@@ -458,7 +458,7 @@ static void e1000e_pp_realize(PCIDevice *d, Error **errp)
     memcpy(s->cfg.mac, s->conf.macaddr.a, sizeof(s->cfg.mac));
     e1000e_pp_core_init(&s->core, &e1000e_pp_platform, s, &s->cfg);
     if (s->cfg.reset_ns > E1000E_PP_RESET_NS_DRIVER_MAX) {
-        warn_report("e1000e-pp: reset-delay-ns=%" PRIu64 " is beyond what "
+        warn_report("e1000e-pp: x-reset-delay-ns=%" PRIu64 " is beyond what "
                     "Linux waits for EECD.AUTO_RD: this exercises the "
                     "driver's reset-failure path", s->cfg.reset_ns);
     }
@@ -527,7 +527,7 @@ static const Property e1000e_pp_properties[] = {
      * Off (the hardware): a full packet buffer drops frames into MPC.
      * On: the netdev holds them instead, so nothing is ever lost.
      */
-    DEFINE_PROP_BOOL("rx-backpressure", E1000EPPState, cfg.rx_backpressure,
+    DEFINE_PROP_BOOL("x-rx-backpressure", E1000EPPState, cfg.rx_backpressure,
                      false),
 };
 

@@ -87,15 +87,16 @@ static char *e1000e_pp_get_unimplemented(Object *obj, Error **errp)
 }
 
 /*
- * Race-tooling knobs, settable with qom-set at run time (and, for
- * reset-delay-ns and rx-fetch-limit, on the command line): tx-hold,
- * reset-delay-ns, link-drop-ms, wake-event, rx-fetch-limit, and the
- * error injection rx-error-crc, rx-error-symbol, rx-error-data,
- * rx-error-oversize (the next N frames from the wire carry that error;
- * reading gives how many are left), and the experimental
- * x-dma-fault-writes (the next N Rx data writes rejected as an IOMMU
- * would; reading gives how many are left). Before realize they only
- * configure.
+ * Race-tooling knobs, test-only and so named with QEMU's x- prefix for
+ * experimental properties; settable with qom-set at run time (and, for
+ * x-reset-delay-ns and x-rx-fetch-limit, on the command line):
+ * x-tx-hold, x-reset-delay-ns, x-link-drop-ms, x-wake-event,
+ * x-rx-fetch-limit, the error injection x-rx-error-crc,
+ * x-rx-error-symbol, x-rx-error-data, x-rx-error-oversize (the next N
+ * frames from the wire carry that error; reading gives how many are
+ * left), and x-dma-fault-writes (the next N Rx data writes rejected as
+ * an IOMMU would; reading gives how many are left). Before realize they
+ * only configure.
  */
 static E1000EPPRxErr rx_error_kind(const char *name)
 {
@@ -114,12 +115,12 @@ static void e1000e_pp_knob_get_u64(Object *obj, Visitor *v, const char *name,
     E1000EPPState *s = E1000E_PP(obj);
     uint64_t value = 0;
 
-    if (!strcmp(name, "reset-delay-ns")) {
+    if (!strcmp(name, "x-reset-delay-ns")) {
         value = DEVICE(obj)->realized ? s->core.cfg.reset_ns :
                 s->cfg.reset_ns;
-    } else if (!strcmp(name, "tx-hold")) {
+    } else if (!strcmp(name, "x-tx-hold")) {
         value = s->core.arch.tx_hold;
-    } else if (!strcmp(name, "rx-fetch-limit")) {
+    } else if (!strcmp(name, "x-rx-fetch-limit")) {
         value = DEVICE(obj)->realized ? s->core.cfg.rx_fetch_limit :
                 s->cfg.rx_fetch_limit;
     } else if (!strcmp(name, "x-dma-fault-writes")) {
@@ -140,23 +141,23 @@ static void e1000e_pp_knob_set_u64(Object *obj, Visitor *v, const char *name,
     if (!visit_type_uint64(v, name, &value, errp)) {
         return;
     }
-    if (!strcmp(name, "reset-delay-ns")) {
+    if (!strcmp(name, "x-reset-delay-ns")) {
         s->cfg.reset_ns = value;
         if (live) {
             e1000e_pp_knob_reset_ns(&s->core, value);
         }
-    } else if (!strcmp(name, "rx-fetch-limit")) {
+    } else if (!strcmp(name, "x-rx-fetch-limit")) {
         s->cfg.rx_fetch_limit = MIN(value, UINT32_MAX);
         if (live) {
             e1000e_pp_knob_rx_fetch_limit(&s->core, s->cfg.rx_fetch_limit);
         }
     } else if (!live) {
         error_setg(errp, "%s is a run-time knob: set it with qom-set", name);
-    } else if (!strcmp(name, "tx-hold")) {
+    } else if (!strcmp(name, "x-tx-hold")) {
         e1000e_pp_knob_tx_hold(&s->core, value != 0);
-    } else if (!strcmp(name, "link-drop-ms")) {
+    } else if (!strcmp(name, "x-link-drop-ms")) {
         e1000e_pp_knob_link_drop(&s->core, MIN(value, UINT32_MAX));
-    } else if (!strcmp(name, "wake-event")) {
+    } else if (!strcmp(name, "x-wake-event")) {
         e1000e_pp_knob_wake(&s->core, (uint32_t)value);
     } else if (!strcmp(name, "x-dma-fault-writes")) {
         e1000e_pp_knob_dma_fault_writes(&s->core, MIN(value, UINT32_MAX));
@@ -169,8 +170,8 @@ static void e1000e_pp_knob_set_u64(Object *obj, Visitor *v, const char *name,
 static void add_knobs(E1000EPPState *s)
 {
     static const char *const knobs[] = {
-        "reset-delay-ns", "tx-hold", "link-drop-ms", "wake-event",
-        "rx-fetch-limit", "x-dma-fault-writes",
+        "x-reset-delay-ns", "x-tx-hold", "x-link-drop-ms", "x-wake-event",
+        "x-rx-fetch-limit", "x-dma-fault-writes",
     };
     size_t i;
 

@@ -537,7 +537,7 @@ void e1000e_pp_knob_dma_fault_writes(E1000EPPCore *c, uint32_t n);
 void e1000e_pp_knob_rx_error(E1000EPPCore *c, E1000EPPRxErr kind,
                              uint32_t frames);
 uint32_t e1000e_pp_rx_error_pending(E1000EPPCore *c, E1000EPPRxErr kind);
-/* The knob that arms a kind: "rx-error-crc" etc.; NULL for none. */
+/* The knob that arms a kind: "x-rx-error-crc" etc.; NULL for none. */
 const char *e1000e_pp_rx_error_name(E1000EPPRxErr kind);
 /* The event list, oldest first, one "ns what reg=0x.. value=0x.." line each. */
 size_t e1000e_pp_events(E1000EPPCore *c, char *buf, size_t size);

@@ -21,10 +21,10 @@
 
 
 static const char *const kind_name[E1000E_PP_RXERR_KINDS] = {
-    [E1000E_PP_RXERR_CRC] = "rx-error-crc",
-    [E1000E_PP_RXERR_SYMBOL] = "rx-error-symbol",
-    [E1000E_PP_RXERR_DATA] = "rx-error-data",
-    [E1000E_PP_RXERR_OVERSIZE] = "rx-error-oversize",
+    [E1000E_PP_RXERR_CRC] = "x-rx-error-crc",
+    [E1000E_PP_RXERR_SYMBOL] = "x-rx-error-symbol",
+    [E1000E_PP_RXERR_DATA] = "x-rx-error-data",
+    [E1000E_PP_RXERR_OVERSIZE] = "x-rx-error-oversize",
 };
 
 const char *e1000e_pp_rx_error_name(E1000EPPRxErr kind)

@@ -21,7 +21,7 @@
  *     PTHRESH remain cached and at least HTHRESH (at least one) wait in
  *     host memory.
  *
- * The rx-fetch-limit knob (config.rx_fetch_limit = N) shrinks the cache
+ * The x-rx-fetch-limit knob (config.rx_fetch_limit = N) shrinks the cache
  * to N and keeps only point 1, so the ring runs dry after exactly N
  * descriptors until RDT is written again.
  *

@@ -361,7 +361,7 @@ void e1000e_pp_tx_run(E1000EPPCore *c)
     /*
      * Nothing new starts without TCTL.EN and bus mastering, after a DMA
      * failure, during CTRL.RST or GIO master disable, during a received
-     * PAUSE, or while the tx-hold knob holds the engine (TDH then stops,
+     * PAUSE, or while the x-tx-hold knob holds the engine (TDH then stops,
      * as in a Tx hang).
      */
     if (!(REG(c, TCTL) & TCTL_EN) || !c->arch.bus_master || c->arch.tx_halted ||
