@@ -175,11 +175,28 @@ static uint32_t ps_size(uint32_t psrctl, unsigned b)
     return b ? ((psrctl >> (8 * b)) & 0x3f) * 1024 : (psrctl & 0x7f) * 128;
 }
 
-/* Add one buffer to what unit u may receive (the last entry gives way) */
+/*
+ * Add one buffer to what unit u may receive.  A buffer named again adds
+ * nothing; when the list is full, the first read's buffers stay (what
+ * a descriptor cache took) and the later ones give way oldest first.
+ */
 static void add_buffer(Unit *u, uint64_t addr, uint32_t size, uint8_t ps)
 {
-    unsigned b = u->nbufs < UNIT_BUFS ? u->nbufs++ : UNIT_BUFS - 1;
+    unsigned b;
 
+    for (b = 0; b < u->nbufs; b++) {
+        if (u->buf[b] == addr && u->ps_index[b] == ps) {
+            if (size > u->size[b]) {
+                u->size[b] = size;
+            }
+            return;
+        }
+    }
+    if (u->nbufs < UNIT_BUFS) {
+        b = u->nbufs++;
+    } else {
+        b = u->first + u->next++ % (UNIT_BUFS - u->first);
+    }
     u->buf[b] = addr;
     u->size[b] = size;
     u->ps_index[b] = ps;
@@ -198,10 +215,11 @@ static void rx_read(Harness *h, uint32_t unit, const uint8_t *d, bool pair)
 {
     Unit *u = &h->units[unit];
     uint32_t ps = shadow_reg(h, O_PSRCTL);
+    bool first = !(u->rx_fetched && u->rx_posted);
     unsigned i;
 
-    if (!(u->rx_fetched && u->rx_posted)) {
-        u->nbufs = 0;
+    if (first) {
+        u->nbufs = u->first = u->next = 0;
     }
     u->rx_fetched = true;
     arm(h, unit);
@@ -214,13 +232,16 @@ static void rx_read(Harness *h, uint32_t unit, const uint8_t *d, bool pair)
             Unit *second = &h->units[unit + 1];
 
             if (!(second->rx_fetched && second->rx_posted)) {
-                second->nbufs = 0;
+                second->nbufs = second->first = second->next = 0;
             }
             second->rx_fetched = true;
             arm(h, unit + 1);
         }
     } else {
         add_buffer(u, le64(d), rx_bsize(shadow_reg(h, O_RCTL)), PS_NONE);
+    }
+    if (first) {
+        u->first = u->nbufs;
     }
 }
 

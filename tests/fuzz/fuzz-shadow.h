@@ -60,8 +60,8 @@
 #define O_RUC       0x040a4
 #define O_ROC       0x040ac
 
-/* Buffers remembered per unit: two packet-split reads' worth */
-#define UNIT_BUFS       8
+/* Buffers remembered per unit: four packet-split reads' worth */
+#define UNIT_BUFS       16
 #define PS_NONE         0xff    /* a one-buffer descriptor */
 
 /*
@@ -78,6 +78,8 @@ typedef struct Unit {
     bool tx_done;
     bool listed;             /* in Harness.armed */
     uint8_t nbufs;           /* buffers the Rx reads of this unit gave */
+    uint8_t first;           /* of them, the ownership's first read's */
+    uint8_t next;            /* the later one to give way when full */
     uint8_t ps_index[UNIT_BUFS]; /* PSRCTL buffer index, or PS_NONE */
     uint64_t buf[UNIT_BUFS];
     uint32_t size[UNIT_BUFS];    /* at the read; the current size counts too */
