@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """`run` and `merge`: the driver regression matrix from the command line.
 
-    ./e1000e-pp run [--matrix default|reduced|copybreak] [--only PATTERNS]
+    ./e1000e-pp run [--matrix default|reduced|copybreak | --cells FILE]
+                    [--only PATTERNS]
                     [--shard I/N] [--baseline DIR] [--list] [--cost]
                     [--json FILE] [--require-coverage LIST]
                     [--traffic-timeout SECONDS]
@@ -25,6 +26,9 @@ def add_run_arguments(p):
                    default="default",
                    help="which matrix (default: default; `reduced` is the "
                    "one ./e1000e-pp test runs)")
+    p.add_argument("--cells", metavar="FILE",
+                   help="run the cells of a TOML file instead of a built-in "
+                   "matrix (docs/usage.md, \"Your own cells\")")
     p.add_argument("--only", metavar="PATTERNS",
                    help="comma-separated cell name globs or regular "
                    "expressions, e.g. 'mtu9*-keep-*' or '^mtu1500-'")
@@ -165,9 +169,19 @@ def _error(e):
     return StepError(what, "bad matrix option", hint or "see --help")
 
 
+def matrix_label(args):
+    """What the run's cells come from, for its header and metadata."""
+    cells = getattr(args, "cells", None)
+    return f"file {cells}" if cells else args.matrix
+
+
 def select_cells(args):
+    from . import cellfile
     try:
-        cells = matrix.MATRICES[args.matrix]()
+        if getattr(args, "cells", None):
+            cells = cellfile.load(args.cells)
+        else:
+            cells = matrix.MATRICES[args.matrix]()
         cells = matrix.select(cells, args.only)
         if getattr(args, "k", None):
             cells = [c for c in cells if args.k.lower() in c.name.lower()]
@@ -259,14 +273,15 @@ def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
     report = os.path.abspath(args.report or
                              os.path.join(paths.REPORTS_DIR, stamp))
     os.makedirs(report, exist_ok=True)
-    meta = {"stamp": stamp, "device": args.device, "matrix": args.matrix,
+    meta = {"stamp": stamp, "device": args.device,
+            "matrix": matrix_label(args),
             "only": args.only or "", "shard": shard or "",
             "guest": guest_desc, "cells": len(cells),
             "boots_planned": len(groups),
             "traffic_timeout": args.traffic_timeout}
     vms = min(args.vms or default_vms(), len(groups))
     meta["vms"] = vms
-    print(f"[run] {len(cells)} cells ({args.matrix} matrix"
+    print(f"[run] {len(cells)} cells ({matrix_label(args)} matrix"
           f"{', --only ' + args.only if args.only else ''}"
           f"{', shard ' + shard if shard else ''}) in {len(groups)} boots "
           f"on {args.device}"
