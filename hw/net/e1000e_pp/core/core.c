@@ -6,7 +6,16 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "intr.h"
+#include "knobs.h"
+#include "moderation.h"
+#include "nvm.h"
+#include "pause.h"
+#include "phy.h"
+#include "reset.h"
+#include "rx.h"
+#include "settle.h"
+#include "work.h"
 
 void e1000e_pp_core_init(E1000EPPCore *c, const E1000EPPPlatform *plat,
                          void *opaque, const E1000EPPConfig *cfg)

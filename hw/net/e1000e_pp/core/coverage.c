@@ -7,7 +7,11 @@
  * read with qom-get <nic> situations.
  */
 
-#include "internal.h"
+#include "common.h"
+#include "eth.h"
+#include "log.h"
+#include "rxdesc.h"
+#include "rxframe.h"
 #include "coverage.h"
 
 static const char *const names[E1000E_PP_SITUATIONS] = {

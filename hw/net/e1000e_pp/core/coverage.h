@@ -6,7 +6,8 @@
 #ifndef E1000E_PP_COVERAGE_H
 #define E1000E_PP_COVERAGE_H
 
-#include "internal.h"
+#include "rxdesc.h"
+#include "rxframe.h"
 
 /*
  * coverage.c: situation coverage. The engines call e1000e_pp_cover where

@@ -10,7 +10,7 @@
 #include <immintrin.h>
 
 #include "compiler.h"
-#include "internal.h"
+#include "net.h"
 
 /*
  * Carry-less multiplication folding (Gopal et al., "Fast CRC Computation

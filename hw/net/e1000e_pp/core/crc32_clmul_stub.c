@@ -3,7 +3,7 @@
  * Hosts other than x86-64: net.c's table-driven CRC-32 and its scalar
  * Internet checksum do all the work.
  */
-#include "internal.h"
+#include "net.h"
 
 uint32_t e1000e_pp_crc32_clmul(uint32_t crc, const uint8_t *p, size_t len)
 {

@@ -11,7 +11,8 @@
  * fault list (qom-get <nic> dma-faults) and traced.
  */
 
-#include "internal.h"
+#include "log.h"
+#include "power.h"
 #include "coverage.h"
 #include "dma.h"
 

@@ -6,7 +6,7 @@
 #ifndef E1000E_PP_DMA_H
 #define E1000E_PP_DMA_H
 
-#include "internal.h"
+#include "common.h"
 
 /* dma.c: DMA with the error accounting §"DMA" of docs/fidelity.md gives. */
 bool e1000e_pp_dma_refuse(E1000EPPCore *c, uint64_t addr, size_t len);

@@ -11,7 +11,11 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "common.h"
+#include "errinj.h"
+#include "eth.h"
+#include "log.h"
+#include "stats.h"
 #include "coverage.h"
 
 /* Legacy RDESC.ERRORS bits (§7.1.4.1); extended: the same in 31:24. */

@@ -4,7 +4,12 @@
  * STATUS as the link and the bus master report it, CTRL_EXT, PBA and
  * the SWSM semaphore.
  */
-#include "internal.h"
+#include "common.h"
+#include "general.h"
+#include "nvm.h"
+#include "phy.h"
+#include "reset.h"
+#include "work.h"
 
 void e1000e_pp_ctrl_write(E1000EPPCore *c, uint32_t off, uint32_t val,
                           uint32_t old)

@@ -11,7 +11,11 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "common.h"
+#include "intr.h"
+#include "log.h"
+#include "power.h"
+#include "stats.h"
 #include "coverage.h"
 
 /* MSI-X causes in IVAR order: RxQ0, RxQ1, TxQ0, TxQ1, Other (§10.2.4.9). */

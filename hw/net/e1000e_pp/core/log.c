@@ -6,7 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "internal.h"
+#include "log.h"
 
 void e1000e_pp_log(E1000EPPCore *c, E1000EPPLog kind, uint32_t off,
                    const char *fmt, ...)

@@ -8,7 +8,11 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "common.h"
+#include "intr.h"
+#include "moderation.h"
+#include "rxdesc.h"
+#include "stats.h"
 #include "coverage.h"
 #include "dma.h"
 

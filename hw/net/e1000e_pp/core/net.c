@@ -4,7 +4,8 @@
  * (IEEE 802.3 clause 3.2.9) and the ones'-complement Internet checksum
  * (RFC 1071).
  */
-#include "internal.h"
+#include "net.h"
+#include "bytes.h"
 
 /* The host's fast paths, asked once (bit 0: CLMUL CRC, bit 1: AVX2 sum). */
 #define FAST_CLMUL      1

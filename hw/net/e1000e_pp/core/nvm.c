@@ -6,7 +6,9 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "common.h"
+#include "log.h"
+#include "nvm.h"
 
 /* Words the Linux driver reads besides the MAC address (§6.1). */
 #define NVM_MAC_WORDS           3

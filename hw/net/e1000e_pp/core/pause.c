@@ -7,7 +7,11 @@
  * pause time of 0 (XON) ends it early. RCTL.DPF keeps PAUSE frames from
  * the host. Sending XOFF/XON is pktbuf.c's.
  */
-#include "internal.h"
+#include "common.h"
+#include "eth.h"
+#include "pause.h"
+#include "stats.h"
+#include "work.h"
 
 #define MAC_CONTROL_PAUSE   0x0001
 /* One pause quantum is 512 bit times: 512 ns at 1000 Mb/s. */

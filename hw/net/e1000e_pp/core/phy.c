@@ -10,8 +10,13 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "common.h"
 #include "coverage.h"
+#include "intr.h"
+#include "log.h"
+#include "phy.h"
+#include "wake.h"
+#include "work.h"
 
 #define PHY_ADDR            1       /* §8.4: the only address on MDIO */
 

@@ -12,7 +12,10 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "common.h"
+#include "pktbuf.h"
+#include "rxframe.h"
+#include "stats.h"
 #include "coverage.h"
 
 /* Flow control frame (802.3 Annex 31B). */

@@ -11,7 +11,9 @@
  * excepted (PMCSR.No_Soft_Reset = 0); the adapter clears the PCI
  * configuration space.
  */
-#include "internal.h"
+#include "intr.h"
+#include "reset.h"
+#include "settle.h"
 
 unsigned e1000e_pp_power_set(E1000EPPCore *c, unsigned state)
 {

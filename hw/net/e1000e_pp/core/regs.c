@@ -13,7 +13,20 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "common.h"
+#include "general.h"
+#include "intr.h"
+#include "log.h"
+#include "moderation.h"
+#include "nvm.h"
+#include "phy.h"
+#include "power.h"
+#include "regtable.h"
+#include "rx.h"
+#include "rxcache.h"
+#include "settle.h"
+#include "timesync.h"
+#include "tx.h"
 
 /* Datasheet sections of the register groups (82574L chapter 10). */
 #define S_GEN   "10.2.2"
@@ -279,6 +292,11 @@ static void reg_index_build(void)
     reg_index_built = true;
 }
 
+/*
+ * The dispatch's own: other files read the table's rows (reset.c its
+ * reset values), none looks an offset up.
+ */
+const RegInfo *e1000e_pp_reg_lookup(uint32_t offset);
 const RegInfo *e1000e_pp_reg_lookup(uint32_t offset)
 {
     uint16_t idx;

@@ -6,7 +6,17 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "common.h"
+#include "intr.h"
+#include "moderation.h"
+#include "nvm.h"
+#include "phy.h"
+#include "regtable.h"
+#include "reset.h"
+#include "rx.h"
+#include "timesync.h"
+#include "tx.h"
+#include "work.h"
 
 static void cancel_engine_timers(E1000EPPCore *c)
 {

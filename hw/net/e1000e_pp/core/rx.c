@@ -13,8 +13,25 @@
 #include <string.h>
 
 #include "compiler.h"
-#include "internal.h"
+#include "common.h"
 #include "coverage.h"
+#include "errinj.h"
+#include "eth.h"
+#include "intr.h"
+#include "moderation.h"
+#include "pause.h"
+#include "phy.h"
+#include "pktbuf.h"
+#include "rx.h"
+#include "rxcache.h"
+#include "rxdesc.h"
+#include "rxframe.h"
+#include "rxparse.h"
+#include "rxring.h"
+#include "stats.h"
+#include "timesync.h"
+#include "wake.h"
+#include "work.h"
 
 static const uint8_t zero_pad[ETH_ZLEN];
 

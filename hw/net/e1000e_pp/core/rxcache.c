@@ -35,7 +35,11 @@
 #include <string.h>
 
 #include "compiler.h"
-#include "internal.h"
+#include "common.h"
+#include "log.h"
+#include "moderation.h"
+#include "rxcache.h"
+#include "rxdesc.h"
 #include "dma.h"
 
 static unsigned cache_size(E1000EPPCore *c)

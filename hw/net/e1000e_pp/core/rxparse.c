@@ -7,7 +7,10 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "common.h"
+#include "eth.h"
+#include "rxdesc.h"
+#include "rxparse.h"
 
 
 /* RSS types reported in the write-back MRQ field (§7.1.6.1). */

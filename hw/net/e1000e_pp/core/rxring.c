@@ -12,7 +12,15 @@
 #include <string.h>
 
 #include "compiler.h"
-#include "internal.h"
+#include "common.h"
+#include "intr.h"
+#include "log.h"
+#include "moderation.h"
+#include "rxcache.h"
+#include "rxdesc.h"
+#include "rxframe.h"
+#include "rxring.h"
+#include "stats.h"
 #include "coverage.h"
 #include "dma.h"
 

@@ -14,7 +14,14 @@
  * refused and counted, as QEMU's re-entrancy guard would, so no engine is
  * ever re-entered.
  */
-#include "internal.h"
+#include "common.h"
+#include "intr.h"
+#include "log.h"
+#include "power.h"
+#include "rx.h"
+#include "settle.h"
+#include "tx.h"
+#include "work.h"
 
 /*
  * Rounds of the engine loop per step: a Tx walk yields after every frame

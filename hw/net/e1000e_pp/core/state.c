@@ -17,7 +17,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "common.h"
+#include "pktbuf.h"
+#include "rxdesc.h"
+#include "tx.h"
+#include "work.h"
 
 /* Reverse n bytes in place; three of these rotate a buffer. */
 static void reverse(uint8_t *p, size_t n)

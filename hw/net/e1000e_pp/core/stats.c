@@ -4,7 +4,8 @@
  * the register table); counters saturate instead of wrapping (§10.2.7:
  * "the counters stick at all ones").
  */
-#include "internal.h"
+#include "eth.h"
+#include "stats.h"
 
 /*
  * Size buckets PRC64..PRC1522 / PTC64..PTC1522 count the wire length:

@@ -9,7 +9,10 @@
  * whose descriptor has TSTAMP latches TXSTMPL/H. Each sets its VALID
  * bit and holds the stamp until the guest reads the high half.
  */
-#include "internal.h"
+#include "common.h"
+#include "eth.h"
+#include "rxdesc.h"
+#include "timesync.h"
 
 #define SYSTIM_TICK_NS  40
 

@@ -6,9 +6,19 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "common.h"
 #include "coverage.h"
 #include "dma.h"
+#include "eth.h"
+#include "intr.h"
+#include "log.h"
+#include "moderation.h"
+#include "phy.h"
+#include "rx.h"
+#include "stats.h"
+#include "timesync.h"
+#include "tx.h"
+#include "work.h"
 
 #define TXD_CMD_EOP     (1u << 0)
 #define TXD_CMD_IC      (1u << 2)   /* legacy: insert checksum */

@@ -9,7 +9,11 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "common.h"
+#include "eth.h"
+#include "log.h"
+#include "rxparse.h"
+#include "wake.h"
 
 /* Magic packet (§5.6.3.1.1): 6 x 0xFF, then the station address 16 x. */
 #define MAGIC_SYNC      6
