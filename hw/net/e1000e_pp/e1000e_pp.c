@@ -563,6 +563,9 @@ static void e1000e_pp_class_init(ObjectClass *klass, void *data)
     rc->phases.hold = e1000e_pp_reset_hold;
     rc->phases.exit = e1000e_pp_reset_exit;
     device_class_set_props(dc, e1000e_pp_properties);
+    object_class_property_set_description(klass, "x-rx-backpressure",
+        "on/off: hold frames in the netdev when the packet buffer is "
+        "full instead of dropping them into MPC");
     set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
 }
 

@@ -227,11 +227,16 @@ static void add_knobs(E1000EPPState *s)
         object_property_add(OBJECT(s), knobs[i].name, "uint64",
                             e1000e_pp_knob_get, e1000e_pp_knob_set,
                             NULL, (void *)&knobs[i]);
+        object_property_set_description(OBJECT(s), knobs[i].name,
+                                        knobs[i].range);
     }
     for (i = E1000E_PP_RXERR_CRC; i < E1000E_PP_RXERR_KINDS; i++) {
         object_property_add(OBJECT(s), e1000e_pp_rx_error_name(i), "uint64",
                             e1000e_pp_knob_get, e1000e_pp_knob_set,
                             NULL, (void *)&rx_error_knob);
+        object_property_set_description(OBJECT(s),
+                                        e1000e_pp_rx_error_name(i),
+                                        rx_error_knob.range);
     }
     object_property_add_str(OBJECT(s), "events", e1000e_pp_get_events, NULL);
     object_property_add_str(OBJECT(s), "dma-faults", e1000e_pp_get_dma_faults,
