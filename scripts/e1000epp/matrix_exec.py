@@ -1041,15 +1041,20 @@ def run_cells(cells, device, report_dir, peer_bin, guest_dir=None,
             g = Guest()
             window = cost.Window(vm, boot_dir, boot_key == "iommu") \
                 if measure_cost else None
-            while pending:
-                cell = pending.pop(0)
-                index += 1
-                r = run_cell(vm, g, cell, index,
-                             os.path.join(report_dir, "cells", cell.name),
-                             on_boot, window, traffic_timeout)
-                results.append(r)
-                on_result(r)
-                if r["status"] == matrix.ERROR:
-                    break       # the guest may be wedged: boot again
-            vm.stop()
+            try:
+                while pending:
+                    cell = pending.pop(0)
+                    index += 1
+                    r = run_cell(vm, g, cell, index,
+                                 os.path.join(report_dir, "cells",
+                                              cell.name),
+                                 on_boot, window, traffic_timeout)
+                    results.append(r)
+                    on_result(r)
+                    if r["status"] == matrix.ERROR:
+                        break   # the guest may be wedged: boot again
+            finally:
+                # Also when a bug of ours escapes run_cell: no VM is
+                # left running behind the run.
+                vm.stop()
     return results, boots

@@ -451,6 +451,7 @@ static const E1000eppScenario scenarios[] = {
     SCENARIO(migrate_d3hot_with_pme_armed),
     SCENARIO(migrate_held_writebacks_flush_at_wthresh),
     SCENARIO(migrate_mid_tso_sends_the_same_segments),
+    SCENARIO(migrate_hostile_streams_refused_or_survived),
 };
 
 int main(int argc, char **argv)

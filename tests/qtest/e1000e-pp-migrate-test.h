@@ -13,4 +13,7 @@ void migrate_held_writebacks_flush_at_wthresh(const char *model);
 /* e1000e-pp-migrate-tx.c */
 void migrate_mid_tso_sends_the_same_segments(const char *model);
 
+/* e1000e-pp-migrate-hostile.c */
+void migrate_hostile_streams_refused_or_survived(const char *model);
+
 #endif /* E1000E_PP_MIGRATE_TEST_H */

@@ -46,9 +46,16 @@ static const E1000eppScenario scenarios[] = {
     { "stats_clear_on_read", stats_clear_on_read },
     { "link_change_lsc", link_change_lsc },
     { "prop_mac_sets_ral_rah_and_nvm", prop_mac_sets_ral_rah_and_nvm },
+    { "props_bad_values_refused_over_qmp",
+      props_bad_values_refused_over_qmp },
+    { "props_bad_values_refused_on_command_line",
+      props_bad_values_refused_on_command_line },
 };
 
 int main(int argc, char **argv)
 {
-    return e1000epp_main(argc, argv, scenarios, ARRAY_SIZE(scenarios));
+    g_test_init(&argc, &argv, NULL);
+    props_add_cases();
+    e1000epp_add_scenarios(scenarios, ARRAY_SIZE(scenarios));
+    return g_test_run();
 }

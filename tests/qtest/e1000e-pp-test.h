@@ -5,6 +5,7 @@
  *   e1000e-pp-test-config.c  PCI identity, PM, NVM, reset, packet buffer
  *   e1000e-pp-test-phy.c     PHY over MDIC, link
  *   e1000e-pp-test-stats.c   statistics registers
+ *   e1000e-pp-test-props.c   bad property and knob values refused
  * Each scenario takes the -device name of the model under test.
  */
 
@@ -37,5 +38,10 @@ void link_change_lsc(const char *model);
 
 /* e1000e-pp-test-stats.c */
 void stats_clear_on_read(const char *model);
+
+/* e1000e-pp-test-props.c */
+void props_bad_values_refused_over_qmp(const char *model);
+void props_bad_values_refused_on_command_line(const char *model);
+void props_add_cases(void);
 
 #endif /* E1000E_PP_TEST_H */

@@ -20,6 +20,7 @@
 #include "hw/pci/msix.h"
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
+#include "net/eth.h"
 #include "net/net.h"
 #include "system/dma.h"
 #include "system/system.h"
@@ -396,7 +397,15 @@ static uint64_t e1000e_pp_dsn(const uint8_t *mac)
 static void e1000e_pp_realize(PCIDevice *d, Error **errp)
 {
     E1000EPPState *s = E1000E_PP(d);
+    E1000EPPConfig cfg;
     int i;
+
+    /* The 82574L's RAL0/RAH0 and NVM words 0-2 hold a station address. */
+    if (is_multicast_ether_addr(s->conf.macaddr.a)) {
+        error_setg(errp, "Property 'mac' takes a unicast address (bit 0 of "
+                   "the first byte clear)");
+        return;
+    }
 
     d->config_write = e1000e_pp_write_config;
     d->config[PCI_CACHE_LINE_SIZE] = 0x10;
@@ -454,13 +463,17 @@ static void e1000e_pp_realize(PCIDevice *d, Error **errp)
     }
     s->flush_bh = qemu_bh_new_guarded(e1000e_pp_flush_bh, s,
                                       &DEVICE(s)->mem_reentrancy_guard);
-    /* The properties reach the core here, after they were all set. */
-    memcpy(s->cfg.mac, s->conf.macaddr.a, sizeof(s->cfg.mac));
-    e1000e_pp_core_init(&s->core, &e1000e_pp_platform, s, &s->cfg);
-    if (s->cfg.reset_ns > E1000E_PP_RESET_NS_DRIVER_MAX) {
+    /*
+     * The properties set the core's configuration before realize; it is
+     * taken out for core_init, which clears the core and puts it back.
+     */
+    cfg = s->core.cfg;
+    memcpy(cfg.mac, s->conf.macaddr.a, sizeof(cfg.mac));
+    e1000e_pp_core_init(&s->core, &e1000e_pp_platform, s, &cfg);
+    if (cfg.reset_ns > E1000E_PP_RESET_NS_DRIVER_MAX) {
         warn_report("e1000e-pp: x-reset-delay-ns=%" PRIu64 " is beyond what "
                     "Linux waits for EECD.AUTO_RD: this exercises the "
-                    "driver's reset-failure path", s->cfg.reset_ns);
+                    "driver's reset-failure path", cfg.reset_ns);
     }
     e1000e_pp_bus_master(&s->core, d->config[PCI_COMMAND] &
                          PCI_COMMAND_MASTER);
@@ -527,8 +540,8 @@ static const Property e1000e_pp_properties[] = {
      * Off (the hardware): a full packet buffer drops frames into MPC.
      * On: the netdev holds them instead, so nothing is ever lost.
      */
-    DEFINE_PROP_BOOL("x-rx-backpressure", E1000EPPState, cfg.rx_backpressure,
-                     false),
+    DEFINE_PROP_BOOL("x-rx-backpressure", E1000EPPState,
+                     core.cfg.rx_backpressure, false),
 };
 
 static void e1000e_pp_class_init(ObjectClass *klass, void *data)
@@ -550,6 +563,9 @@ static void e1000e_pp_class_init(ObjectClass *klass, void *data)
     rc->phases.hold = e1000e_pp_reset_hold;
     rc->phases.exit = e1000e_pp_reset_exit;
     device_class_set_props(dc, e1000e_pp_properties);
+    object_class_property_set_description(klass, "x-rx-backpressure",
+        "on/off: hold frames in the netdev when the packet buffer is "
+        "full instead of dropping them into MPC");
     set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
 }
 

@@ -32,8 +32,7 @@ struct E1000EPPState {
     TimerSlot timer_slots[E1000E_PP_TIMER_COUNT];
     QEMUBH *flush_bh;           /* offers frames the netdev held back */
 
-    E1000EPPConfig cfg;         /* from the properties, for the core */
-    E1000EPPCore core;
+    E1000EPPCore core;          /* core.cfg: the properties' one copy */
 };
 
 /* e1000e_pp_qom.c: rx-* counters, events, unimplemented-registers, knobs */

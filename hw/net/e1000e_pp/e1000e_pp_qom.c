@@ -88,16 +88,53 @@ static char *e1000e_pp_get_unimplemented(Object *obj, Error **errp)
 
 /*
  * Race-tooling knobs, test-only and so named with QEMU's x- prefix for
- * experimental properties; settable with qom-set at run time (and, for
- * x-reset-delay-ns and x-rx-fetch-limit, on the command line):
- * x-tx-hold, x-reset-delay-ns, x-link-drop-ms, x-wake-event,
- * x-rx-fetch-limit, the error injection x-rx-error-crc,
- * x-rx-error-symbol, x-rx-error-data, x-rx-error-oversize (the next N
- * frames from the wire carry that error; reading gives how many are
- * left), and x-dma-fault-writes (the next N Rx data writes rejected as
- * an IOMMU would; reading gives how many are left). Before realize they
- * only configure.
+ * experimental properties; set with qom-set at run time (x-reset-delay-ns
+ * and x-rx-fetch-limit also on the command line, where they configure
+ * the core before realize). Each knob takes one bounded integer: a value
+ * out of its range, negative (the visitor hands it over as a huge
+ * unsigned one) or not an integer is refused with the knob's name and
+ * range, and the device keeps what it had. The ranges and their reasons
+ * are in docs/usage.md.
  */
+typedef struct Knob {
+    const char *name;
+    uint64_t min, max;
+    const char *range;          /* how the error message states min..max */
+    bool boot;                  /* also before realize (command line) */
+} Knob;
+
+enum {
+    KNOB_RESET_NS, KNOB_TX_HOLD, KNOB_LINK_DROP, KNOB_WAKE, KNOB_FETCH,
+    KNOB_DMA_FAULT,
+};
+
+/* A frame count: the core counts down in 32 bits. */
+#define KNOB_COUNT_RANGE "an integer from 0 to 4294967295 (frames; 0 cancels)"
+
+static const Knob knobs[] = {
+    /* Beyond 1 s of virtual time no driver is still waiting. */
+    [KNOB_RESET_NS] = { "x-reset-delay-ns", 0, 1000 * 1000 * 1000,
+                        "an integer from 0 to 1000000000 (ns)", true },
+    [KNOB_TX_HOLD] = { "x-tx-hold", 0, 1, "0 or 1" },
+    /* A minute without link is a cable pulled: use set_link for that. */
+    [KNOB_LINK_DROP] = { "x-link-drop-ms", 1, 60 * 1000,
+                         "an integer from 1 to 60000 (ms)" },
+    /* The WUS causes the model raises: LNKC, MAG, EX, MC, BC. */
+    [KNOB_WAKE] = { "x-wake-event", 1, 0x1f,
+                    "a WUS cause mask from 0x1 to 0x1f (LNKC 0x1, MAG 0x2, "
+                    "EX 0x4, MC 0x8, BC 0x10)" },
+    /* The descriptor cache holds E1000E_PP_RX_CACHE descriptors. */
+    [KNOB_FETCH] = { "x-rx-fetch-limit", 0, E1000E_PP_RX_CACHE,
+                     "an integer from 0 to 32 (descriptors; 0 is off)",
+                     true },
+    [KNOB_DMA_FAULT] = { "x-dma-fault-writes", 0, UINT32_MAX,
+                         KNOB_COUNT_RANGE },
+};
+/* x-rx-error-crc, -symbol, -data, -oversize share one entry. */
+static const Knob rx_error_knob = { NULL, 0, UINT32_MAX, KNOB_COUNT_RANGE };
+
+QEMU_BUILD_BUG_ON(E1000E_PP_RX_CACHE != 32);
+
 static E1000EPPRxErr rx_error_kind(const char *name)
 {
     unsigned k;
@@ -109,82 +146,97 @@ static E1000EPPRxErr rx_error_kind(const char *name)
     }
     return E1000E_PP_RXERR_NONE;
 }
-static void e1000e_pp_knob_get_u64(Object *obj, Visitor *v, const char *name,
-                                   void *opaque, Error **errp)
+
+static void e1000e_pp_knob_get(Object *obj, Visitor *v, const char *name,
+                               void *opaque, Error **errp)
 {
     E1000EPPState *s = E1000E_PP(obj);
+    const Knob *k = opaque;
     uint64_t value = 0;
 
-    if (!strcmp(name, "x-reset-delay-ns")) {
-        value = DEVICE(obj)->realized ? s->core.cfg.reset_ns :
-                s->cfg.reset_ns;
-    } else if (!strcmp(name, "x-tx-hold")) {
+    if (k == &knobs[KNOB_RESET_NS]) {
+        value = s->core.cfg.reset_ns;
+    } else if (k == &knobs[KNOB_TX_HOLD]) {
         value = s->core.arch.tx_hold;
-    } else if (!strcmp(name, "x-rx-fetch-limit")) {
-        value = DEVICE(obj)->realized ? s->core.cfg.rx_fetch_limit :
-                s->cfg.rx_fetch_limit;
-    } else if (!strcmp(name, "x-dma-fault-writes")) {
+    } else if (k == &knobs[KNOB_FETCH]) {
+        value = s->core.cfg.rx_fetch_limit;
+    } else if (k == &knobs[KNOB_DMA_FAULT]) {
         value = s->core.dma_fault_writes;
-    } else if (rx_error_kind(name) != E1000E_PP_RXERR_NONE) {
+    } else if (k == &rx_error_knob) {
         value = e1000e_pp_rx_error_pending(&s->core, rx_error_kind(name));
     }
     visit_type_uint64(v, name, &value, errp);
 }
 
-static void e1000e_pp_knob_set_u64(Object *obj, Visitor *v, const char *name,
-                                   void *opaque, Error **errp)
+/*
+ * Before realize the configuration is written straight into the core's
+ * (core_init keeps it); after, the core's knob entry point changes it and
+ * lists the change.
+ */
+static void e1000e_pp_knob_set(Object *obj, Visitor *v, const char *name,
+                               void *opaque, Error **errp)
 {
     E1000EPPState *s = E1000E_PP(obj);
+    const Knob *k = opaque;
     bool live = DEVICE(obj)->realized;
+    Error *err = NULL;
     uint64_t value;
 
-    if (!visit_type_uint64(v, name, &value, errp)) {
+    if (!visit_type_uint64(v, name, &value, &err) ||
+        value < k->min || value > k->max) {
+        error_free(err);
+        error_setg(errp, "Property '%s' takes %s", name, k->range);
         return;
     }
-    if (!strcmp(name, "x-reset-delay-ns")) {
-        s->cfg.reset_ns = value;
+    if (!live && !k->boot) {
+        error_setg(errp, "Property '%s' is a run-time knob: set it with "
+                   "qom-set once the device is realized", name);
+        return;
+    }
+    if (k == &knobs[KNOB_RESET_NS]) {
         if (live) {
             e1000e_pp_knob_reset_ns(&s->core, value);
+        } else {
+            s->core.cfg.reset_ns = value;
         }
-    } else if (!strcmp(name, "x-rx-fetch-limit")) {
-        s->cfg.rx_fetch_limit = MIN(value, UINT32_MAX);
+    } else if (k == &knobs[KNOB_FETCH]) {
         if (live) {
-            e1000e_pp_knob_rx_fetch_limit(&s->core, s->cfg.rx_fetch_limit);
+            e1000e_pp_knob_rx_fetch_limit(&s->core, value);
+        } else {
+            s->core.cfg.rx_fetch_limit = value;
         }
-    } else if (!live) {
-        error_setg(errp, "%s is a run-time knob: set it with qom-set", name);
-    } else if (!strcmp(name, "x-tx-hold")) {
-        e1000e_pp_knob_tx_hold(&s->core, value != 0);
-    } else if (!strcmp(name, "x-link-drop-ms")) {
-        e1000e_pp_knob_link_drop(&s->core, MIN(value, UINT32_MAX));
-    } else if (!strcmp(name, "x-wake-event")) {
-        e1000e_pp_knob_wake(&s->core, (uint32_t)value);
-    } else if (!strcmp(name, "x-dma-fault-writes")) {
-        e1000e_pp_knob_dma_fault_writes(&s->core, MIN(value, UINT32_MAX));
-    } else if (rx_error_kind(name) != E1000E_PP_RXERR_NONE) {
-        e1000e_pp_knob_rx_error(&s->core, rx_error_kind(name),
-                                MIN(value, UINT32_MAX));
+    } else if (k == &knobs[KNOB_TX_HOLD]) {
+        e1000e_pp_knob_tx_hold(&s->core, value);
+    } else if (k == &knobs[KNOB_LINK_DROP]) {
+        e1000e_pp_knob_link_drop(&s->core, value);
+    } else if (k == &knobs[KNOB_WAKE]) {
+        e1000e_pp_knob_wake(&s->core, value);
+    } else if (k == &knobs[KNOB_DMA_FAULT]) {
+        e1000e_pp_knob_dma_fault_writes(&s->core, value);
+    } else if (k == &rx_error_knob) {
+        e1000e_pp_knob_rx_error(&s->core, rx_error_kind(name), value);
     }
 }
 
 static void add_knobs(E1000EPPState *s)
 {
-    static const char *const knobs[] = {
-        "x-reset-delay-ns", "x-tx-hold", "x-link-drop-ms", "x-wake-event",
-        "x-rx-fetch-limit", "x-dma-fault-writes",
-    };
     size_t i;
 
-    s->cfg.reset_ns = E1000E_PP_RESET_NS_DEFAULT;
+    s->core.cfg.reset_ns = E1000E_PP_RESET_NS_DEFAULT;
     for (i = 0; i < ARRAY_SIZE(knobs); i++) {
-        object_property_add(OBJECT(s), knobs[i], "uint64",
-                            e1000e_pp_knob_get_u64, e1000e_pp_knob_set_u64,
-                            NULL, NULL);
+        object_property_add(OBJECT(s), knobs[i].name, "uint64",
+                            e1000e_pp_knob_get, e1000e_pp_knob_set,
+                            NULL, (void *)&knobs[i]);
+        object_property_set_description(OBJECT(s), knobs[i].name,
+                                        knobs[i].range);
     }
     for (i = E1000E_PP_RXERR_CRC; i < E1000E_PP_RXERR_KINDS; i++) {
         object_property_add(OBJECT(s), e1000e_pp_rx_error_name(i), "uint64",
-                            e1000e_pp_knob_get_u64, e1000e_pp_knob_set_u64,
-                            NULL, NULL);
+                            e1000e_pp_knob_get, e1000e_pp_knob_set,
+                            NULL, (void *)&rx_error_knob);
+        object_property_set_description(OBJECT(s),
+                                        e1000e_pp_rx_error_name(i),
+                                        rx_error_knob.range);
     }
     object_property_add_str(OBJECT(s), "events", e1000e_pp_get_events, NULL);
     object_property_add_str(OBJECT(s), "dma-faults", e1000e_pp_get_dma_faults,
