@@ -88,7 +88,14 @@ class Vm:
         # loop against the PIT; with the host's 2 cores oversubscribed
         # (measured: 6 busy loops) TCG misses it and the guest panics
         # "IO-APIC + timer doesn't work!" before userspace.
-        cmdline = ("console=ttyS0 panic=-1 no_timer_check " +
+        # rcu_cpu_stall_timeout, watchdog_thresh at their maximum: when the
+        # host starves QEMU's vCPU thread, guest time jumps on resume and
+        # the RCU stall (21 s) and soft-lockup (20 s) detectors report the
+        # host ("kthread timer wakeup didn't happen for 21311 jiffies",
+        # seen at load 11 during boot); a lockup of the guest's own lasts
+        # and is still reported, after 300 s and 120 s.
+        cmdline = ("console=ttyS0 panic=-1 no_timer_check "
+                   "rcupdate.rcu_cpu_stall_timeout=300 watchdog_thresh=60 " +
                    ("" if self.ipv6 else "ipv6.disable=1 ") +
                    self.append).strip()
         return p["firmware_args"] + [
