@@ -369,6 +369,41 @@ static bool rx_units(Harness *h, uint64_t addr, size_t len)
     return true;
 }
 
+/* Units between a ring's head and a write-back it still owes. */
+#define HEAD_WINDOW     64
+
+/* How far addr lies from the head of the ring at bal (~0u: not in it) */
+static uint32_t head_distance(Harness *h, uint32_t bal, uint64_t addr)
+{
+    uint32_t r[5], i, ahead, behind;
+    Ring g;
+
+    for (i = 0; i < 5; i++) {
+        r[i] = shadow_reg(h, bal + (i < 3 ? 4 * i : 0x10 + 8 * (i - 3)));
+    }
+    g = ring_of(r);
+    if (!g.n || addr < g.base || (addr - g.base) / 16 >= g.n) {
+        return ~0u;
+    }
+    i = (addr - g.base) / 16;
+    ahead = (i + g.n - g.head) % g.n;
+    behind = (g.head + g.n - i) % g.n;
+    return ahead < behind ? ahead : behind;
+}
+
+/*
+ * Each engine writes back the descriptors at its head, or held ones a
+ * little behind it (§7.1.4, §7.2.3: the head is where the hardware is
+ * working): a unit both rings hold is written back by the one whose
+ * head it lies by.  A Tx fetch of that unit looked like an Rx read as
+ * well, so "Rx has read it" alone does not make the write Rx's.
+ */
+static bool tx_writes_here(Harness *h, uint64_t addr)
+{
+    return head_distance(h, O_TDBAL, addr) <= HEAD_WINDOW &&
+           head_distance(h, O_RDBAL, addr) > HEAD_WINDOW;
+}
+
 static void note_write(Harness *h, uint64_t addr, size_t len)
 {
     size_t off;
@@ -383,13 +418,14 @@ static void note_write(Harness *h, uint64_t addr, size_t len)
     /*
      * A whole Tx descriptor (WTHRESH >= 1) looks like an Rx write-back
      * where the guest lays both rings over the same memory: it is Tx's
-     * when Tx holds that unit and Rx does not.
+     * when Tx holds that unit and Rx does not, or both do and the unit
+     * lies by TDH, not by RDH.
      */
     if (len == 16 && addr % 16 == 0 && addr < GUEST_MEM) {
         Unit *u = &h->units[addr / 16];
 
         if (u->tx_fetched && u->tx_posted &&
-            !(u->rx_fetched && u->rx_posted)) {
+            (!(u->rx_fetched && u->rx_posted) || tx_writes_here(h, addr))) {
             tx_write_back(h, addr, len);
             return;
         }
