@@ -62,6 +62,34 @@ def _stats(text):
     return (int(runs[-1]) if runs else 0,) + tuple(int(x) for x in cov[-1])
 
 
+# What a run echoes of libFuzzer's output (the rest goes to the log).
+ECHOED = ("pulse", "INVARIANT", "ERROR", "SUMMARY", "stat::")
+
+
+def run_fuzzer(cmd, log, env=None):
+    """Run a libFuzzer command, its output into log, the progress lines
+    echoed; print the run's figures; its exit status."""
+    start = time.monotonic()
+    text = []
+    with open(log, "w") as lf:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True,
+                                errors="replace", stdin=subprocess.DEVNULL,
+                                env=env)
+        for line in proc.stdout:
+            lf.write(line)
+            text.append(line)
+            if any(m in line for m in ECHOED):
+                sys.stdout.write(line)
+                sys.stdout.flush()
+        rc = proc.wait()
+    stats = _stats("".join(text))
+    if stats:
+        print("[fuzz] %.0f s: %d executions, %d edges, %d features, "
+              "corpus %d" % ((time.monotonic() - start,) + stats))
+    return rc
+
+
 def minimize(fuzzer, crash, name=None, seconds=60):
     """Minimise one crashing input into tests/fuzz/regressions; its path."""
     with open(crash, "rb") as f:
@@ -106,26 +134,7 @@ def run(minutes, minimize_file=None, keep_corpus=False):
            "-artifact_prefix=%s/" % CRASHES, WORK_CORPUS]
     print("[fuzz] %s minutes, corpus %s, log %s" % (
         minutes, _rel(WORK_CORPUS), _rel(log)), flush=True)
-    start = time.monotonic()
-    text = []
-    with open(log, "w") as lf:
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True,
-                                errors="replace", stdin=subprocess.DEVNULL)
-        for line in proc.stdout:
-            lf.write(line)
-            text.append(line)
-            if "pulse" in line or "INVARIANT" in line or "ERROR" in line \
-                    or line.startswith("stat::"):
-                sys.stdout.write(line)
-                sys.stdout.flush()
-        rc = proc.wait()
-    out = "".join(text)
-    elapsed = time.monotonic() - start
-    stats = _stats(out)
-    if stats:
-        print("[fuzz] %.0f s: %d executions, %d edges, %d features, "
-              "corpus %d" % ((elapsed,) + stats))
+    rc = run_fuzzer(cmd, log)
 
     kept = len(_inputs(WORK_CORPUS))
     print("[fuzz] working corpus %s: %d inputs, kept for the next run"

@@ -26,11 +26,9 @@ hangs are minimised into tests/fuzz/whole-device/regressions.
 import os
 import shutil
 import subprocess
-import sys
-import time
 
 from . import paths
-from .fuzz import ARTIFACTS, _inputs, _rel, _stats
+from .fuzz import ARTIFACTS, _inputs, _rel, run_fuzzer
 from .progress import StepError
 
 FUZZER = paths.QEMU_FUZZ_BIN
@@ -111,26 +109,7 @@ def run(minutes, device="e1000e-pp", minimize_file=None, keep_corpus=False):
     print("[fuzz] whole device %s (%s), %s minutes, corpus %s, log %s" % (
         device, TARGETS[device], minutes, _rel(corpus), _rel(log)),
         flush=True)
-    start = time.monotonic()
-    text = []
-    with open(log, "w") as lf:
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True,
-                                errors="replace", stdin=subprocess.DEVNULL,
-                                env=_env())
-        for line in proc.stdout:
-            lf.write(line)
-            text.append(line)
-            if "pulse" in line or "ERROR" in line or "SUMMARY" in line \
-                    or line.startswith("stat::"):
-                sys.stdout.write(line)
-                sys.stdout.flush()
-        rc = proc.wait()
-    elapsed = time.monotonic() - start
-    stats = _stats("".join(text))
-    if stats:
-        print("[fuzz] %.0f s: %d executions, %d edges, %d features, "
-              "corpus %d" % ((elapsed,) + stats))
+    rc = run_fuzzer(cmd, log, _env())
     print("[fuzz] working corpus %s: %d inputs, kept for the next run"
           % (_rel(corpus), len(_inputs(corpus))))
     if keep_corpus:
