@@ -18,7 +18,6 @@
 #include "qemu/osdep.h"
 #include "qemu/bswap.h"
 #include "libqtest.h"
-#include "qobject/qdict.h"
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
 #include "e1000e-pp-migrate.h"
@@ -146,22 +145,6 @@ static void mutate(uint8_t *s, Section sec, uint32_t *rnd)
     }
 }
 
-/* The source's last migration status event: "completed" or "failed". */
-static char *migration_end(QTestState *qts)
-{
-    for (;;) {
-        QDict *ev = qtest_qmp_eventwait_ref(qts, "MIGRATION");
-        QDict *data = qdict_get_qdict(ev, "data");
-        char *status = g_strdup(qdict_get_str(data, "status"));
-
-        qobject_unref(ev);
-        if (!strcmp(status, "completed") || !strcmp(status, "failed")) {
-            return status;
-        }
-        g_free(status);
-    }
-}
-
 /*
  * Load path into a fresh destination; true when it was refused.  A
  * loaded device is then driven: registers, a frame, timers.
@@ -174,13 +157,11 @@ static bool load_hostile(E1000epp *src, const char *path)
     E1000epp *dst = e1000epp_start_dev(src->model, NULL, "-incoming defer");
     bool refused;
 
-    qtest_qmp_assert_success(dst->qts, "{'execute': 'migrate-set-capabilities',"
-                             " 'arguments': {'capabilities': ["
-                             " {'capability': 'events', 'state': true}]}}");
+    e1000epp_migration_events(dst->qts);
     qtest_qmp_assert_success(dst->qts, "{'execute': 'migrate-incoming',"
                              " 'arguments': {'uri': %s,"
                              " 'exit-on-error': false}}", uri);
-    status = migration_end(dst->qts);
+    status = e1000epp_migration_end(dst->qts);
     refused = !strcmp(status, "failed");
     if (!refused) {
         qtest_qmp_assert_success(dst->qts, "{'execute': 'cont'}");

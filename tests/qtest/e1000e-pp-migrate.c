@@ -25,7 +25,7 @@ char *e1000epp_stream_path(void)
                            (int)getpid(), n++);
 }
 
-static void events_on(QTestState *qts)
+void e1000epp_migration_events(QTestState *qts)
 {
     qtest_qmp_assert_success(qts, "{'execute': 'migrate-set-capabilities',"
                              " 'arguments': {'capabilities': ["
@@ -33,7 +33,7 @@ static void events_on(QTestState *qts)
 }
 
 /* The MIGRATION event that ends it: "completed" or "failed". */
-static char *wait_migration_end(QTestState *qts)
+char *e1000epp_migration_end(QTestState *qts)
 {
     for (;;) {
         QDict *ev = qtest_qmp_eventwait_ref(qts, "MIGRATION");
@@ -53,10 +53,10 @@ void e1000epp_save(E1000epp *src, const char *path)
     g_autofree char *uri = g_strdup_printf("file:%s", path);
     g_autofree char *status = NULL;
 
-    events_on(src->qts);
+    e1000epp_migration_events(src->qts);
     qtest_qmp_assert_success(src->qts, "{'execute': 'migrate',"
                              " 'arguments': {'uri': %s}}", uri);
-    status = wait_migration_end(src->qts);
+    status = e1000epp_migration_end(src->qts);
     g_assert_cmpstr(status, ==, "completed");
 }
 
@@ -73,10 +73,10 @@ E1000epp *e1000epp_restore(E1000epp *src, const char *path,
     if (src->now_ns) {
         dst->now_ns = qtest_clock_set(dst->qts, src->now_ns);
     }
-    events_on(dst->qts);
+    e1000epp_migration_events(dst->qts);
     qtest_qmp_assert_success(dst->qts, "{'execute': 'migrate-incoming',"
                              " 'arguments': {'uri': %s}}", uri);
-    status = wait_migration_end(dst->qts);
+    status = e1000epp_migration_end(dst->qts);
     g_assert_cmpstr(status, ==, "completed");
     rsp = qtest_qmp_assert_success_ref(dst->qts,
                                        "{'execute': 'query-status'}");

@@ -15,6 +15,11 @@
 /* A stream file for this process ("<tmp>/e1000e-pp-<pid>-<n>.mig") */
 char *e1000epp_stream_path(void);
 
+/* Ask qts for MIGRATION events; the one that ends a migration: */
+void e1000epp_migration_events(QTestState *qts);
+/* "completed" or "failed" (g_free it) */
+char *e1000epp_migration_end(QTestState *qts);
+
 /* Save src's VM to path; src is stopped (postmigrate) afterwards. */
 void e1000epp_save(E1000epp *src, const char *path);
 
