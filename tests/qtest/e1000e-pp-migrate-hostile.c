@@ -24,18 +24,11 @@
 #include "e1000e-pp-migrate-test.h"
 #include "e1000e-pp-scenario.h"
 
-#define FRAME_LEN       5000
-#define BUF_LEN         2048
+#define FRAME_LEN       E1000EPP_MID_FRAME_LEN
 #define HOSTILE_STREAMS 24
 /* migration.h: a whole section, and the footer that ends one */
 #define SECTION_FULL    0x04
 #define SECTION_FOOTER  0x7e
-
-static const E1000eppConfig ext_keep_crc = {
-    .rx_extended = true,
-    .keep_crc = true,
-    .rctl_bsize = RCTL_BSIZE_2048,
-};
 
 /* Where the device's section data lies in a saved stream. */
 typedef struct Section {
@@ -193,7 +186,6 @@ void migrate_hostile_streams_refused_or_survived(const char *model)
 {
     g_autofree char *path = e1000epp_stream_path();
     g_autofree char *mut = e1000epp_stream_path();
-    g_autofree uint8_t *wire = g_malloc(FRAME_LEN);
     g_autofree uint8_t *stream = NULL;
     const char *env = g_getenv("E1000EPP_HOSTILE_SECONDS");
     gint64 until = env ? g_get_monotonic_time() +
@@ -204,13 +196,7 @@ void migrate_hostile_streams_refused_or_survived(const char *model)
     Section sec;
     gsize len;
 
-    e1000epp_bring_up(d, &ext_keep_crc);
-    e1000epp_wr(d, RCTL, e1000epp_rd(d, RCTL) | RCTL_LPE);
-    e1000epp_rx_post(d, e1000epp_alloc(d, BUF_LEN));
-    frame_fill(wire, FRAME_LEN, false, 1);
-    e1000epp_inject(d, wire, FRAME_LEN);
-    e1000epp_wait_injected(d);
-    e1000epp_step(d, 100 * EPP_NS_PER_US);
+    e1000epp_mid_frame(d, 0);
     e1000epp_save(d, path);
     g_assert_true(g_file_get_contents(path, (char **)&stream, &len, NULL));
     sec = device_section(stream, len, model);

@@ -25,8 +25,8 @@
 #include "e1000e-pp-scenario.h"
 
 /* 5000 bytes + FCS in 2 KB buffers: 2048 + 2048 + 908 */
-#define BIG_LEN         5000
-#define BUF_LEN         2048
+#define BIG_LEN         E1000EPP_MID_FRAME_LEN
+#define BUF_LEN         E1000EPP_MID_FRAME_BUF
 #define BUFS            4
 
 /* Everything the driver can read back after a scenario. */
@@ -37,11 +37,7 @@ typedef struct Seen {
     int64_t irq_ns;             /* when INTx rose, -1 if it did not */
 } Seen;
 
-static const E1000eppConfig ext_keep_crc = {
-    .rx_extended = true,
-    .keep_crc = true,
-    .rctl_bsize = RCTL_BSIZE_2048,
-};
+#define ext_keep_crc    e1000epp_ext_keep_crc
 
 static void seen_read(E1000epp *d, const uint64_t *buf, Seen *s)
 {
@@ -73,21 +69,14 @@ static bool desc_dd(E1000epp *d, void *opaque)
  */
 static void mid_frame_run(const char *model, bool migrate, Seen *s)
 {
-    g_autofree uint8_t *wire = g_malloc(BIG_LEN);
     E1000epp *d = e1000epp_start(model, NULL);
     uint64_t buf[BUFS];
     unsigned i, eop = 2;
 
-    e1000epp_bring_up(d, &ext_keep_crc);
-    e1000epp_wr(d, RCTL, e1000epp_rd(d, RCTL) | RCTL_LPE);
     for (i = 0; i < BUFS; i++) {
         buf[i] = e1000epp_alloc(d, BUF_LEN);
     }
-    e1000epp_rx_post(d, buf[0]);
-    frame_fill(wire, BIG_LEN, false, 1);
-    e1000epp_inject(d, wire, BIG_LEN);
-    e1000epp_wait_injected(d);
-    e1000epp_step(d, 100 * EPP_NS_PER_US);
+    e1000epp_mid_frame(d, buf[0]);
     if (!is_stock(model)) {
         /* The part-moved frame: chunk 0 written back, no EOP yet. */
         g_assert_true(desc_dd(d, &(unsigned){ 0 }));
@@ -240,19 +229,12 @@ static size_t find(const char *text, size_t len, const char *name)
 static void migrate_corrupted_stream_is_refused(const char *model)
 {
     g_autofree char *path = e1000epp_stream_path();
-    g_autofree uint8_t *wire = g_malloc(BIG_LEN);
     g_autofree char *stream = NULL;
     g_autofree char *err = NULL;
     E1000epp *d = e1000epp_start(model, NULL);
     size_t len, at;
 
-    e1000epp_bring_up(d, &ext_keep_crc);
-    e1000epp_wr(d, RCTL, e1000epp_rd(d, RCTL) | RCTL_LPE);
-    e1000epp_rx_post(d, e1000epp_alloc(d, BUF_LEN));
-    frame_fill(wire, BIG_LEN, false, 1);
-    e1000epp_inject(d, wire, BIG_LEN);
-    e1000epp_wait_injected(d);
-    e1000epp_step(d, 100 * EPP_NS_PER_US);
+    e1000epp_mid_frame(d, 0);
     e1000epp_save(d, path);
     e1000epp_stop(d);
     g_assert_true(g_file_get_contents(path, &stream, &len, NULL));
@@ -401,7 +383,6 @@ static int migrate_cost(int argc, char **argv)
         "-trace vmstate_load_state_end -D %s", load_log);
     GArray *save_us = g_array_new(false, false, sizeof(double));
     GArray *load_us = g_array_new(false, false, sizeof(double));
-    g_autofree uint8_t *wire = g_malloc(BIG_LEN);
     /* "savevm_section_start 0000:00:04.0/e1000e-pp, section_id 36" */
     g_autofree char *section = g_strdup_printf("/%s,", model);
     /* "vmstate_load_state_end e1000e-pp end/0" (not a subsection's) */
@@ -414,13 +395,7 @@ static int migrate_cost(int argc, char **argv)
             e1000epp_stop(d);
         }
         d = e1000epp_start_dev(model, NULL, src_args);
-        e1000epp_bring_up(d, &ext_keep_crc);
-        e1000epp_wr(d, RCTL, e1000epp_rd(d, RCTL) | RCTL_LPE);
-        e1000epp_rx_post(d, e1000epp_alloc(d, BUF_LEN));
-        frame_fill(wire, BIG_LEN, false, 1);
-        e1000epp_inject(d, wire, BIG_LEN);
-        e1000epp_wait_injected(d);
-        e1000epp_step(d, 100 * EPP_NS_PER_US);
+        e1000epp_mid_frame(d, 0);
         e1000epp_save(d, path);
         /* Each QEMU starts its log afresh: take its time now. */
         section_times(save_us, save_log, "savevm_section_start", section,

@@ -14,8 +14,10 @@
 #include "qemu/osdep.h"
 #include "libqtest.h"
 #include "qobject/qdict.h"
+#include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
 #include "e1000e-pp-migrate.h"
+#include "e1000e-pp-scenario.h"
 
 char *e1000epp_stream_path(void)
 {
@@ -23,6 +25,26 @@ char *e1000epp_stream_path(void)
 
     return g_strdup_printf("%s/e1000e-pp-%d-%u.mig", g_get_tmp_dir(),
                            (int)getpid(), n++);
+}
+
+const E1000eppConfig e1000epp_ext_keep_crc = {
+    .rx_extended = true,
+    .keep_crc = true,
+    .rctl_bsize = RCTL_BSIZE_2048,
+};
+
+void e1000epp_mid_frame(E1000epp *d, uint64_t first)
+{
+    g_autofree uint8_t *wire = g_malloc(E1000EPP_MID_FRAME_LEN);
+
+    e1000epp_bring_up(d, &e1000epp_ext_keep_crc);
+    e1000epp_wr(d, RCTL, e1000epp_rd(d, RCTL) | RCTL_LPE);
+    e1000epp_rx_post(d, first ? first :
+                     e1000epp_alloc(d, E1000EPP_MID_FRAME_BUF));
+    frame_fill(wire, E1000EPP_MID_FRAME_LEN, false, 1);
+    e1000epp_inject(d, wire, E1000EPP_MID_FRAME_LEN);
+    e1000epp_wait_injected(d);
+    e1000epp_step(d, 100 * EPP_NS_PER_US);
 }
 
 void e1000epp_migration_events(QTestState *qts)

@@ -12,6 +12,17 @@
 
 #include "e1000e-pp-drv.h"
 
+/*
+ * The mid-frame state the migration tests start from: extended
+ * descriptors, the CRC kept, LPE, one 2 KB buffer posted at `first`,
+ * then a 5000-byte frame (frame_fill seq 1): 2048 of its 5004 bytes are
+ * in host memory, the rest waits in the packet buffer for RDT.
+ */
+#define E1000EPP_MID_FRAME_LEN  5000
+#define E1000EPP_MID_FRAME_BUF  2048
+extern const E1000eppConfig e1000epp_ext_keep_crc;
+void e1000epp_mid_frame(E1000epp *d, uint64_t first);
+
 /* A stream file for this process ("<tmp>/e1000e-pp-<pid>-<n>.mig") */
 char *e1000epp_stream_path(void);
 
