@@ -14,11 +14,10 @@ import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
-sys.path[:0] = [os.path.join(TOP, "tests", "functional"),
-                os.path.join(TOP, "scripts")]
+sys.path.insert(0, os.path.join(TOP, "scripts"))
 
-import harness  # noqa: E402
-from buildpaths import repo_paths  # noqa: E402
+from e1000epp.vm import harness  # noqa: E402
+from e1000epp.vm.buildpaths import repo_paths  # noqa: E402
 
 
 def main():

@@ -12,7 +12,7 @@ warning and read dmesg.
 
 GUEST_DIR: the image `./e1000e-pp run --debian-kernel 6.12 --driver-src ...`
 built (build/guests/<key>/, named in the run's first lines). Uses the
-functional tests' harness (tests/functional/harness.py) as a library; the
+VM harness (scripts/e1000epp/vm/harness.py) as a library; the
 peer answers ARP and ping. Prints each step and exits 1 when dmesg shows a
 warning or a step fails.
 """
@@ -26,11 +26,10 @@ import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
-sys.path[:0] = [os.path.join(TOP, "tests", "functional"),
-                os.path.join(TOP, "scripts")]
+sys.path.insert(0, os.path.join(TOP, "scripts"))
 
-import harness  # noqa: E402
-from buildpaths import repo_paths  # noqa: E402
+from e1000epp.vm import harness  # noqa: E402
+from e1000epp.vm.buildpaths import repo_paths  # noqa: E402
 
 BAD = re.compile(r"WARNING|BUG:|Oops|page_pool|inflight|stalled|"
                  r"Reset adapter unexpectedly|DMA-API|list_del corruption|"

@@ -20,12 +20,10 @@ import html
 import os
 import re
 import struct
-import sys
 
 from . import paths
 
-sys.path.insert(0, os.path.join(paths.REPO, "tests", "functional"))
-import patterns  # noqa: E402  (tests/functional/patterns.py)
+from .vm import patterns
 
 FAULT_RE = re.compile(
     r"^(?P<ns>-?\d+) frame=(?P<frame>\d+) (?P<what>[\w-]+) desc=(?P<desc>\d+)"

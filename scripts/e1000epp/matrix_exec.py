@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Run matrix cells in VMs (tests/functional/harness.py: QEMU, peer, agent).
+"""Run matrix cells in VMs (vm/harness.py: QEMU, peer, agent).
 
 One boot per boot group of matrix.plan(); inside a boot every cell
 configures the guest at run time (module reload with the cell's
@@ -28,14 +28,12 @@ traffic and collects its evidence into cells/<name>/:
 import os
 import re
 import struct
-import sys
 import time
 from collections import Counter
 
 from . import cost, matrix, matrix_diag, paths, rxlayout
 
-sys.path.insert(0, os.path.join(paths.REPO, "tests", "functional"))
-import harness  # noqa: E402  (tests/functional/harness.py)
+from .vm import harness
 
 LINK_TIMEOUT = 60
 REPEAT = 3

@@ -12,9 +12,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 from e1000epp import matrix, matrix_diag, paths
-
-sys.path.insert(0, os.path.join(paths.REPO, "tests", "functional"))
-import patterns  # noqa: E402
+from e1000epp.vm import patterns
 
 CLI = os.path.join(paths.REPO, "e1000e-pp")
 PEER_MAC = "52:54:00:00:00:02"

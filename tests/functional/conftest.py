@@ -9,12 +9,16 @@ Environment:
 """
 
 import os
+import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 
-import harness
+# The harness is the CLI's package (scripts/e1000epp/vm).
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent /
+                       "scripts"))
+from e1000epp.vm import harness  # noqa: E402
 
 
 def pytest_report_header(config):

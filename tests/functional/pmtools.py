@@ -2,8 +2,8 @@
 """What the power-management VM tests share: a booted guest per module,
 the NIC's QOM path, carrier and runtime-PM status, dmesg."""
 
-import harness
-from guestnet import carrier
+from e1000epp.vm import harness
+from e1000epp.vm.guestnet import carrier
 
 # What the PM tests import from here.
 __all__ = ["booted_vm", "nic_path", "pci_address", "carrier", "runtime_status",

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import pytest
 
-import harness
+from e1000epp.vm import harness
 
 HERE = Path(__file__).resolve().parent
 P = harness.repo_paths()

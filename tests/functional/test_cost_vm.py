@@ -15,7 +15,7 @@ outside the code under test:
 
 import pytest
 
-import harness
+from e1000epp.vm import harness
 from e1000epp import cost, matrix_exec
 
 N = 64

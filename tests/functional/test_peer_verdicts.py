@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import GUEST_MAC, PEER_MAC, Peer, pp_frame, wait_until
+from e1000epp.vm.harness import GUEST_MAC, PEER_MAC, Peer, pp_frame, wait_until
 
 RUN = 7
 

@@ -4,7 +4,7 @@ e1000e driver probe the NIC when the test loads it."""
 
 import re
 
-from harness import GUEST_MAC
+from e1000epp.vm.harness import GUEST_MAC
 
 VM_APPEND = "e1000epp.load=0"
 # The driver's name as a word (the command line mentions e1000epp.*).

@@ -26,8 +26,8 @@ import time
 
 import pytest
 
-import harness
-from harness import GUEST_IP, wait_until
+from e1000epp.vm import harness
+from e1000epp.vm.harness import GUEST_IP, wait_until
 from pmtools import (booted_vm, carrier, nic_path, pci_address,
                      runtime_status)
 

@@ -21,7 +21,7 @@ import re
 
 import pytest
 
-from harness import PEER_IP, link_up, wait_carrier, wait_until
+from e1000epp.vm.harness import PEER_IP, link_up, wait_carrier, wait_until
 from pmtools import (booted_vm, dmesg, nic_path, pci_address,
                      runtime_status as status)
 

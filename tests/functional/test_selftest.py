@@ -53,8 +53,8 @@ import re
 
 import pytest
 
-import harness
-from harness import PEER_IP, carrier, link_up, wait_carrier
+from e1000epp.vm import harness
+from e1000epp.vm.harness import PEER_IP, carrier, link_up, wait_carrier
 
 RESULT_NAMES = (
     "Register test (offline)",

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from harness import (GUEST_MAC, PEER_IP, PEER_MAC, counters_at_one_instant,
+from e1000epp.vm.harness import (GUEST_MAC, PEER_IP, PEER_MAC, counters_at_one_instant,
                      ethtool_settings, link_up, pp_frame, pp_frame_len,
                      read_pcap, wait_until)
 

@@ -34,7 +34,7 @@ frame once in GPTC/GOTC instead of once per segment sent.
 
 import pytest
 
-from harness import (GUEST_IP6, GUEST_MAC, M32, PEER_IP, PEER_IP6, PEER_MAC,
+from e1000epp.vm.harness import (GUEST_IP6, GUEST_MAC, M32, PEER_IP, PEER_IP6, PEER_MAC,
                      counters_at_one_instant, link_up, pp_mix, read_pcap)
 
 VM_IPV6 = True

@@ -5,7 +5,7 @@ every exchange logged with a timestamp."""
 import json
 import time
 
-from waits import HarnessError
+from .waits import HarnessError
 
 
 class Qmp:

@@ -4,8 +4,8 @@ carrier, bringing eth0 up, and counters read at one quiet instant."""
 
 import time
 
-from addresses import GUEST_IP
-from waits import HarnessError, wait_until
+from .addresses import GUEST_IP
+from .waits import HarnessError, wait_until
 
 # Generous for TCG on a loaded 2-core machine (the link comes up in
 # about 2 s there); only reached when the link never comes.

@@ -25,17 +25,17 @@ import tempfile
 import time
 from pathlib import Path
 
-from addresses import (GUEST_IP, GUEST_IP6, GUEST_MAC, PEER_IP, PEER_IP6,
+from .addresses import (GUEST_IP, GUEST_IP6, GUEST_MAC, PEER_IP, PEER_IP6,
                        PEER_MAC)
-from agentlink import Agent, AgentError
-from buildpaths import REPO, qemu_python, repo_paths
-from guestnet import (LINK_TIMEOUT, carrier, counters_at_one_instant,
+from .agentlink import Agent, AgentError
+from .buildpaths import REPO, qemu_python, repo_paths
+from .guestnet import (LINK_TIMEOUT, carrier, counters_at_one_instant,
                       ethtool_settings, ethtool_stats, link_up, wait_carrier)
-from hostpeer import Peer, peer_binary
-from patterns import (M32, PP_ETHERTYPE, PP_MAGIC, mac_bytes, pp_fnv1a,
+from .hostpeer import Peer, peer_binary
+from .patterns import (M32, PP_ETHERTYPE, PP_MAGIC, mac_bytes, pp_fnv1a,
                       pp_frame, pp_frame_len, pp_mix, read_pcap)
-from qmplog import Qmp
-from waits import HarnessError, settle, wait_until
+from .qmplog import Qmp
+from .waits import HarnessError, settle, wait_until
 
 # What tests and scripts (scripts/e1000epp/matrix_exec.py) take from here.
 __all__ = [

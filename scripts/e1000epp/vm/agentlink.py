@@ -7,7 +7,7 @@ import secrets
 import socket
 import time
 
-from waits import HarnessError
+from .waits import HarnessError
 
 
 class AgentError(HarnessError):

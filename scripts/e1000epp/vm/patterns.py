@@ -7,7 +7,7 @@ of the classic pcap files the peer writes."""
 import struct
 from pathlib import Path
 
-from waits import HarnessError
+from .waits import HarnessError
 
 PP_ETHERTYPE = 0x88B5
 PP_MAGIC = 0x50504531

@@ -11,9 +11,9 @@ import subprocess
 import threading
 from pathlib import Path
 
-from addresses import PEER_IP, PEER_IP6, PEER_MAC
-from buildpaths import REPO
-from waits import HarnessError, wait_until
+from .addresses import PEER_IP, PEER_IP6, PEER_MAC
+from .buildpaths import REPO
+from .waits import HarnessError, wait_until
 
 
 def peer_binary(p):
