@@ -211,7 +211,8 @@ static void add_buffer(Unit *u, uint64_t addr, uint32_t size, uint8_t ps)
  * and where the guest laid the Tx ring over the Rx ring a later 16-byte
  * read of the unit may be the Tx engine's fetch, not the Rx engine's.
  */
-static void rx_read(Harness *h, uint32_t unit, const uint8_t *d, bool pair)
+static void rx_read(Harness *h, uint32_t unit, const uint8_t *d, bool pair,
+                    bool sure)
 {
     Unit *u = &h->units[unit];
     uint32_t ps = shadow_reg(h, O_PSRCTL);
@@ -220,8 +221,10 @@ static void rx_read(Harness *h, uint32_t unit, const uint8_t *d, bool pair)
 
     if (first) {
         u->nbufs = u->first = u->next = 0;
+        u->rx_sure = false;
     }
     u->rx_fetched = true;
+    u->rx_sure |= sure;
     arm(h, unit);
     if (pair) {
         /* A packet-split descriptor: four buffers, its second unit none */
@@ -235,6 +238,7 @@ static void rx_read(Harness *h, uint32_t unit, const uint8_t *d, bool pair)
                 second->nbufs = second->first = second->next = 0;
             }
             second->rx_fetched = true;
+            second->rx_sure = true;
             arm(h, unit + 1);
         }
     } else {
@@ -243,6 +247,27 @@ static void rx_read(Harness *h, uint32_t unit, const uint8_t *d, bool pair)
     if (first) {
         u->first = u->nbufs;
     }
+}
+
+/*
+ * Could this read of the unit at addr be the Tx engine's fetch?  It
+ * fetches one 16-byte descriptor at a time, at TDH, of those TDT handed
+ * over (§7.2.3); any other read of a unit in the Rx ring is the Rx
+ * engine's (or Tx packet data laid over it, which counts for Rx too).
+ */
+static bool tx_fetch_here(Harness *h, uint64_t addr)
+{
+    uint32_t r[5], i;
+    Ring g;
+
+    if (h->read_len != 16) {
+        return false;
+    }
+    for (i = 0; i < 5; i++) {
+        r[i] = shadow_reg(h, O_TDBAL + (i < 3 ? 4 * i : 0x10 + 8 * (i - 3)));
+    }
+    g = ring_of(r);
+    return g.n && g.head != g.tail && addr == g.base + g.head * 16ull;
 }
 
 /*
@@ -266,7 +291,7 @@ static void note_fetch(Harness *h, uint64_t addr, const uint8_t *d,
         bool pair = split && len - off >= 32;
 
         if (len == 32 || in_ring(h, a, O_RDBAL)) {
-            rx_read(h, a / 16, d + off, pair);
+            rx_read(h, a / 16, d + off, pair, !tx_fetch_here(h, a));
         }
         if (in_ring(h, a, O_TDBAL)) {
             h->units[a / 16].tx_fetched = true;
@@ -418,14 +443,18 @@ static void note_write(Harness *h, uint64_t addr, size_t len)
     /*
      * A whole Tx descriptor (WTHRESH >= 1) looks like an Rx write-back
      * where the guest lays both rings over the same memory: it is Tx's
-     * when Tx holds that unit and Rx does not, or both do and the unit
-     * lies by TDH, not by RDH.
+     * when Tx holds that unit and Rx does not, or both do and either
+     * every Rx read of it was a 16-byte read at TDH (the Tx fetch, so
+     * the Rx engine has not read it: both heads may be at the unit) or
+     * the unit lies by TDH, not by RDH.  Taking an Rx write-back for
+     * Tx's keeps an Rx ownership the next write-back ends all the same.
      */
     if (len == 16 && addr % 16 == 0 && addr < GUEST_MEM) {
         Unit *u = &h->units[addr / 16];
 
         if (u->tx_fetched && u->tx_posted &&
-            (!(u->rx_fetched && u->rx_posted) || tx_writes_here(h, addr))) {
+            (!(u->rx_fetched && u->rx_posted) || !u->rx_sure ||
+             tx_writes_here(h, addr))) {
             tx_write_back(h, addr, len);
             return;
         }
@@ -468,6 +497,7 @@ int shadow_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
         return -1;
     }
     memcpy(buf, h->mem + addr, len);
+    h->read_len = len;
     if (h->trace) {
         fprintf(stderr, "dma read  0x%05llx+%zu RDH %u RDT %u TDH %u TDT %u "
                 "RCTL 0x%08x\n",

@@ -76,6 +76,7 @@ typedef struct Unit {
     bool tx_fetched;
     bool rx_done;            /* written back since the last hand-over */
     bool tx_done;
+    bool rx_sure;            /* an Rx read of it that no Tx fetch explains */
     bool listed;             /* in Harness.armed */
     uint8_t nbufs;           /* buffers the Rx reads of this unit gave */
     uint8_t first;           /* of them, the ownership's first read's */
@@ -98,6 +99,7 @@ typedef struct Harness {
     E1000EPPRxCounters rxstat;
     unsigned queued;
     unsigned frames;         /* offered so far in this run */
+    size_t read_len;         /* of the DMA read being noted, whole */
     bool trace;              /* FUZZ_TRACE: every operation and DMA */
 } Harness;
 
