@@ -280,7 +280,7 @@ def check_required(results, required):
 
 def baseline_text(results, baseline):
     """The situations this run reached that the baseline did not, and the
-    other way round; the change in DMA faults. As in matrix.compare,
+    other way round; the change in DMA faults. As in matrix_report.compare,
     baseline cells this run did not select are left out."""
     ran = {r["cell"] for r in results}
     base = [r for r in baseline.get("cells", []) if r.get("cell") in ran]

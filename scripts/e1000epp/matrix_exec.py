@@ -31,7 +31,7 @@ import struct
 import time
 from collections import Counter
 
-from . import cost, matrix, matrix_diag, paths, rxlayout
+from . import cost, matrix, matrix_diag, matrix_report, paths, rxlayout
 
 from .vm import harness
 
@@ -830,7 +830,7 @@ def record_cost(cell_dir, raw, buf, stats0, stats1, burst):
     rx = stats1.get("rx_packets", 0) - stats0.get("rx_packets", 0)
     tx = stats1.get("tx_packets", 0) - stats0.get("tx_packets", 0)
     m = cost.metrics(raw, rx, tx, buf, burst)
-    matrix.write_json(os.path.join(cell_dir, "cost.json"),
+    matrix_report.write_json(os.path.join(cell_dir, "cost.json"),
                       {"metrics": m, "raw": raw, "device": buf,
                        "burst": {"raw": burst[0], "rx_packets": burst[1]}})
     return m
@@ -881,10 +881,10 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
                     f.write(f"{k}: +{d}\n")
         delta = {k: (dev1[k] - dev0[k]) if isinstance(dev1[k], int) and
                  isinstance(dev0[k], int) else None for k in dev1}
-        matrix.write_json(os.path.join(cell_dir, "device.json"),
+        matrix_report.write_json(os.path.join(cell_dir, "device.json"),
                           {"before": dev0, "after": dev1, "delta": delta})
         if checks.layout:
-            matrix.write_json(os.path.join(cell_dir, "layout.json"),
+            matrix_report.write_json(os.path.join(cell_dir, "layout.json"),
                               checks.layout)
         observed = cell_observed(vm)
         fam = cell.family
@@ -967,7 +967,7 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
             checks.true("device events: the PME that woke it",
                         any("pme reg=0x05810 value=0x00000001" in ln
                             for ln in events), "; ".join(events[-5:]))
-        matrix.write_json(os.path.join(cell_dir, "diag.json"),
+        matrix_report.write_json(os.path.join(cell_dir, "diag.json"),
                           {"faults": faults, "coverage": coverage})
         fails = checks.failures()
         if fails:
@@ -982,12 +982,11 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
                 "\n".join(fails)
     finally:
         tlog_f.close()
-    matrix.write_json(os.path.join(cell_dir, "verdict.json"),
+    matrix_report.write_json(os.path.join(cell_dir, "verdict.json"),
                       {"cell": cell.name, "status": status,
                        "checks": checks.items, "reason": reason})
-    out = {"cell": cell.name, "status": status, "reason": reason,
-           "seconds": round(time.monotonic() - t0, 2),
-           "evidence": sorted(os.listdir(cell_dir))}
+    out = cell.result(status, reason, round(time.monotonic() - t0, 2),
+                      sorted(os.listdir(cell_dir)))
     if metrics is not None:
         out["cost"] = metrics
     if faults:
@@ -1028,9 +1027,9 @@ def run_cells(cells, device, report_dir, peer_bin, guest_dir=None,
                 for cell in pending:
                     d = os.path.join(report_dir, "cells", cell.name)
                     os.makedirs(d, exist_ok=True)
-                    r = {"cell": cell.name, "status": matrix.ERROR,
-                         "reason": f"boot {boots} ({boot_key}) failed: {e}",
-                         "seconds": 0.0, "evidence": []}
+                    r = cell.result(matrix.ERROR,
+                                    f"boot {boots} ({boot_key}) failed: {e}",
+                                    0.0, [])
                     results.append(r)
                     on_result(r)
                 break

@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 
-from . import argtypes, cost, matrix, matrix_diag, paths
+from . import argtypes, cost, matrix, matrix_diag, matrix_report, paths
 from .progress import StepError
 
 
@@ -232,7 +232,7 @@ def _coverage_verdict(args, results):
 def _check_baseline(path):
     if path:
         try:
-            matrix.load_results(path)
+            matrix_report.load_results(path)
         except matrix.MatrixError as e:
             raise _error(e)
 
@@ -297,7 +297,7 @@ def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
         done[0] += 1
         times.append(r["seconds"])
         # with VMs side by side, a cell's share of the wall time
-        print(matrix.progress_line(done[0], len(cells),
+        print(matrix_report.progress_line(done[0], len(cells),
                                    time.monotonic() - t0,
                                    [t / vms for t in times], r),
               flush=True)
@@ -326,11 +326,11 @@ def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
     meta.update({"boots": boots, "wall_seconds": round(wall, 1),
                  "median_cell_seconds":
                  per[len(per) // 2] if per else 0})
-    text, _ = matrix.write_report(report, meta, results, args.baseline)
+    text, _ = matrix_report.write_report(report, meta, results, args.baseline)
     print()
     print(text)
     print(f"boots {boots}, median {meta['median_cell_seconds']:.1f}s per "
-          f"cell, wall {matrix.fmt_secs(wall)}")
+          f"cell, wall {matrix_report.fmt_secs(wall)}")
     print(f"report: {report}/report.html (junit.xml, summary.txt, "
           "cells/<name>/)")
     write_json(args.json, meta, results)
@@ -364,10 +364,10 @@ def merge(args):
     _check_baseline(args.baseline)
     _check_required(args)
     try:
-        meta, results = matrix.merge(args.report, args.shards)
+        meta, results = matrix_report.merge(args.report, args.shards)
     except matrix.MatrixError as e:
         raise _error(e)
-    text, _ = matrix.write_report(os.path.abspath(args.report), meta,
+    text, _ = matrix_report.write_report(os.path.abspath(args.report), meta,
                                   results, args.baseline)
     print(text)
     print(f"report: {os.path.abspath(args.report)}/report.html")

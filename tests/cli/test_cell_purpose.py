@@ -12,7 +12,7 @@ import os
 import subprocess
 import sys
 
-from e1000epp import matrix, matrix_diag, matrix_exec, rxlayout
+from e1000epp import matrix, matrix_diag, matrix_exec, matrix_report, rxlayout
 
 CLI = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "e1000e-pp")
@@ -69,10 +69,10 @@ def test_require_coverage_all_is_every_reachable_situation():
 def _shard(tmp_path, hit):
     d = tmp_path / "shard"
     os.makedirs(d / "cells", exist_ok=True)
-    matrix.write_json(str(d / "results.json"), {"meta": {}, "cells": [
-        {"cell": "mtu1500-strip-msix-noiommu", "status": matrix.PASS,
-         "reason": "", "seconds": 1.0, "evidence": [],
-         "coverage": {"known": list(matrix_diag.SITUATIONS), "hit": hit}}]})
+    matrix_report.write_json(str(d / "results.json"), {"meta": {}, "cells": [
+        dict(matrix.by_name()["mtu1500-strip-msix-noiommu"].result(
+            matrix.PASS, "", 1.0, []),
+            coverage={"known": list(matrix_diag.SITUATIONS), "hit": hit})]})
     return str(d)
 
 

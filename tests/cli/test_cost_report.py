@@ -7,7 +7,7 @@ import json
 import os
 import xml.etree.ElementTree as ET
 
-from e1000epp import cost, matrix, matrix_cost
+from e1000epp import cost, matrix, matrix_cost, matrix_report
 
 KALLSYMS = """\
 ffffffff81e00000 T irq_entries_start
@@ -77,19 +77,18 @@ def test_metrics_divide_by_the_drivers_packet_counts():
 
 
 def _result(name, poll, inv=None):
-    return {"cell": name, "status": "pass", "reason": "", "seconds": 1.0,
-            "evidence": [], "cost": {"poll_per_rx": poll,
-                                     "inv_per_pkt": inv,
-                                     "rx_packets": 100, "tx_packets": 50}}
+    return dict(matrix.by_name()[name].result("pass", "", 1.0, []),
+                cost={"poll_per_rx": poll, "inv_per_pkt": inv,
+                      "rx_packets": 100, "tx_packets": 50})
 
 
 def test_report_carries_the_figures(tmp_path):
     results = [_result("mtu1500-strip-msix-noiommu", 3210.0),
                _result("mtu9000-strip-msix-noiommu", 5400.0),
                _result("mtu1500-strip-msix-iommu", 9100.0, 1.1),
-               {"cell": "mtu9000-keep-msi-noiommu", "status": "pass",
-                "reason": "", "seconds": 1.0, "evidence": []}]
-    text, _ = matrix.write_report(str(tmp_path), {"stamp": "x"}, results)
+               matrix.by_name()["mtu9000-keep-msi-noiommu"].result(
+                   "pass", "", 1.0, [])]
+    text, _ = matrix_report.write_report(str(tmp_path), {"stamp": "x"}, results)
     assert "ok 3.2k" in text and "ok 9.1k" in text
     assert "poll/rx" in text and "inv/pkt" in text
     cases = {c.get("name"): c for c in
@@ -108,12 +107,12 @@ def test_report_carries_the_figures(tmp_path):
 def test_baseline_lists_moved_figures(tmp_path):
     base = tmp_path / "base"
     os.makedirs(base)
-    matrix.write_json(str(base / "results.json"), {"meta": {}, "cells": [
+    matrix_report.write_json(str(base / "results.json"), {"meta": {}, "cells": [
         _result("mtu1500-strip-msix-noiommu", 3000.0),
         _result("mtu1500-strip-msix-iommu", 9000.0, 1.0)]})
     now = tmp_path / "now"
     os.makedirs(now)
-    text, _ = matrix.write_report(str(now), {}, [
+    text, _ = matrix_report.write_report(str(now), {}, [
         _result("mtu1500-strip-msix-noiommu", 3010.0),
         _result("mtu1500-strip-msix-iommu", 4500.0, 0.5)], str(base))
     assert "mtu1500-strip-msix-iommu poll/rx: 9.0k -> 4.5k (-50%)" in text

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
-from e1000epp import matrix, matrix_diag, paths
+from e1000epp import matrix, matrix_diag, matrix_report, paths
 from e1000epp.vm import patterns
 
 CLI = os.path.join(paths.REPO, "e1000e-pp")
@@ -91,10 +91,13 @@ def test_unmapped_page_without_offset():
 
 
 def _cell(name, hit=None, faults=None, cost=None):
-    r = {"cell": name, "status": "fail" if faults else "pass",
-         "reason": "", "seconds": 1.0, "evidence": [],
-         "coverage": {"known": list(matrix_diag.SITUATIONS),
-                      "hit": hit or {}}}
+    cell = matrix.by_name().get(name)
+    status = "fail" if faults else "pass"
+    r = cell.result(status, "", 1.0, []) if cell else \
+        {"cell": name, "status": status, "reason": "", "seconds": 1.0,
+         "evidence": []}
+    r["coverage"] = {"known": list(matrix_diag.SITUATIONS),
+                     "hit": hit or {}}
     if faults:
         r["faults"] = faults
     if cost:
@@ -108,7 +111,7 @@ def test_reports_carry_faults_coverage_and_the_cost_figure(tmp_path):
                      {"poll_per_rx": 3210.0, "rx_packets": 1,
                       "tx_packets": 1}),
                _cell("mtu9000-strip-msix-noiommu", {"rnbc": 1})]
-    text, _ = matrix.write_report(str(tmp_path), {"stamp": "x"}, results)
+    text, _ = matrix_report.write_report(str(tmp_path), {"stamp": "x"}, results)
     assert "FAIL 3.2k F1" in text
     assert "mtu1500-strip-msix-noiommu: Rx ring 0 descriptor 1" in text
     assert re.search(r"tso\s+1\n", text)
@@ -129,11 +132,11 @@ def test_reports_carry_faults_coverage_and_the_cost_figure(tmp_path):
 def test_baseline_lists_situations_gained_and_lost(tmp_path):
     base = tmp_path / "base"
     os.makedirs(base)
-    matrix.write_json(str(base / "results.json"), {"meta": {}, "cells": [
+    matrix_report.write_json(str(base / "results.json"), {"meta": {}, "cells": [
         _cell("mtu1500-strip-msix-noiommu", {"tso": 1, "rnbc": 2})]})
     now = tmp_path / "now"
     os.makedirs(now)
-    text, _ = matrix.write_report(str(now), {}, [
+    text, _ = matrix_report.write_report(str(now), {}, [
         _cell("mtu1500-strip-msix-noiommu", {"tso": 1, "mpc": 1},
               [{"sentence": "x"}])], str(base))
     assert "coverage against the baseline: newly reached mpc; no longer " \
@@ -146,13 +149,13 @@ def test_baseline_cells_this_run_did_not_select_are_left_out(tmp_path):
     # the other cell reached, and its fault, are not "lost".
     base = tmp_path / "base"
     os.makedirs(base)
-    matrix.write_json(str(base / "results.json"), {"meta": {}, "cells": [
+    matrix_report.write_json(str(base / "results.json"), {"meta": {}, "cells": [
         _cell("mtu1500-strip-msix-noiommu", {"tso": 1}),
         _cell("mtu9000-strip-msix-noiommu", {"rnbc": 2},
               [{"sentence": "x"}])]})
     now = tmp_path / "now"
     os.makedirs(now)
-    text, _ = matrix.write_report(str(now), {}, [
+    text, _ = matrix_report.write_report(str(now), {}, [
         _cell("mtu1500-strip-msix-noiommu", {"tso": 1})], str(base))
     assert "coverage against the baseline: newly reached (none); no " \
         "longer reached (none); DMA faults 0 -> 0" in text
@@ -161,7 +164,7 @@ def test_baseline_cells_this_run_did_not_select_are_left_out(tmp_path):
 def _shard(tmp_path, hit):
     d = tmp_path / "shard"
     os.makedirs(d / "cells", exist_ok=True)
-    matrix.write_json(str(d / "results.json"), {
+    matrix_report.write_json(str(d / "results.json"), {
         "meta": {"cells": 1},
         "cells": [_cell("mtu1500-strip-msix-noiommu", hit)]})
     return str(d)
@@ -207,3 +210,16 @@ def test_json_carries_faults_and_coverage(tmp_path):
     cell = json.loads(dest.read_text())["cells"][0]
     assert cell["coverage"]["hit"] == {"tso": 1}
     assert cell["faults"] == [{"sentence": "x"}]
+
+
+def test_merge_refuses_a_report_whose_cells_lack_their_grid_place(tmp_path):
+    d = tmp_path / "old"
+    os.makedirs(d / "cells", exist_ok=True)
+    matrix_report.write_json(str(d / "results.json"), {"meta": {}, "cells": [
+        {"cell": "mtu1500-strip-msix-noiommu", "status": "pass",
+         "reason": "", "seconds": 1.0, "evidence": []}]})
+    p = _merge(tmp_path, str(d))
+    assert p.returncode == 1
+    assert "cell mtu1500-strip-msix-noiommu has no mtu, config, row" \
+        in p.stderr
+    assert "Traceback" not in p.stderr + p.stdout

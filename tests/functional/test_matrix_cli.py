@@ -21,7 +21,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 CLI = REPO / "e1000e-pp"
 sys.path.insert(0, str(REPO / "scripts"))
-from e1000epp import matrix  # noqa: E402
+from e1000epp import matrix, matrix_report  # noqa: E402
 
 REDUCED = [
     "mtu1500-strip-msix-iommu-dmafault",
@@ -136,10 +136,10 @@ def fake_results(names, failing=()):
     out = []
     for n in names:
         st = matrix.FAIL if n in failing else matrix.PASS
-        out.append({"cell": n, "status": st, "seconds": 1.5,
-                    "reason": "frames peer->guest (agent): got x, want y"
-                    if st == matrix.FAIL else "",
-                    "evidence": ["dmesg.txt"]})
+        reason = "frames peer->guest (agent): got x, want y" \
+            if st == matrix.FAIL else ""
+        out.append(matrix.by_name()[n].result(st, reason, 1.5,
+                                              ["dmesg.txt"]))
     return out
 
 
@@ -148,7 +148,7 @@ def fake_report(d, names, failing=()):
     for n in names:
         (d / "cells" / n).mkdir(parents=True, exist_ok=True)
         (d / "cells" / n / "dmesg.txt").write_text("nothing\n")
-    matrix.write_report(str(d), {"stamp": "test"},
+    matrix_report.write_report(str(d), {"stamp": "test"},
                         fake_results(names, failing))
     return d
 
