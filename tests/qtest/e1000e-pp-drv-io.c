@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The qtest driver's data-path verbs (see e1000e-pp-drv.h): Tx and Rx
- * descriptors on the driver's own rings, frames on the netdev socket,
+ * The qtest driver's data-path verbs (see e1000e-pp-drv.h): Tx
+ * descriptors on the driver's own ring (the Rx ring's are in
+ * e1000e-pp-rxring.c), frames on the netdev socket,
  * guest memory, the Ethernet FCS and the model's QOM counters.
  */
 
@@ -86,54 +87,6 @@ void e1000epp_tx_desc(E1000epp *d, uint32_t idx, uint8_t *desc)
 {
     qtest_memread(d->qts, d->tx_ring + idx * EPP_DESC_LEN, desc,
                   EPP_DESC_LEN);
-}
-
-/* ---------------------------------------------------------------- */
-/* Receive                                                          */
-/* ---------------------------------------------------------------- */
-
-uint32_t e1000epp_rx_post(E1000epp *d, uint64_t buf)
-{
-    uint8_t desc[EPP_DESC_LEN] = { 0 };
-    uint32_t idx = d->rx_tail;
-
-    /* Legacy and extended read formats both start with the buffer address */
-    stq_le_p(desc, buf);
-    qtest_memwrite(d->qts, d->rx_ring + idx * EPP_DESC_LEN, desc,
-                   EPP_DESC_LEN);
-    d->rx_tail = (idx + 1) % EPP_RING_COUNT;
-    /* RDT names the first descriptor the device may not use */
-    e1000epp_wr(d, RDT0, d->rx_tail);
-    return idx;
-}
-
-void e1000epp_rx_desc(E1000epp *d, uint32_t idx, uint8_t *desc)
-{
-    qtest_memread(d->qts, d->rx_ring + idx * EPP_DESC_LEN, desc,
-                  EPP_DESC_LEN);
-}
-
-typedef struct RxCond {
-    uint32_t idx;
-} RxCond;
-
-static bool rx_dd(E1000epp *d, void *opaque)
-{
-    RxCond *c = opaque;
-    uint8_t desc[EPP_DESC_LEN];
-
-    e1000epp_rx_desc(d, c->idx, desc);
-    /* DD: legacy status byte 12 bit 0; extended write-back dword 2 bit 0 */
-    return desc[d->rx_extended ? 8 : 12] & RXD_STA_DD;
-}
-
-void e1000epp_rx_wait_dd(E1000epp *d, uint32_t idx)
-{
-    RxCond c = { idx };
-    g_autofree char *what = g_strdup_printf("Rx descriptor %u DD", idx);
-
-    e1000epp_wait_until(d, rx_dd, &c, 10 * EPP_NS_PER_US,
-                        100 * EPP_NS_PER_MS, what);
 }
 
 /* ---------------------------------------------------------------- */

@@ -16,6 +16,7 @@
 #include "libqos/malloc-pc.h"
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
+#include "e1000e-pp-rxring.h"
 
 /* PCI slot of the device under test on the q35 root bus */
 #define EPP_SLOT            4
@@ -106,8 +107,9 @@ E1000epp *e1000epp_start_pre(const char *model, const char *dev_props,
     d->mmio = qpci_iomap(d->pdev, 0, NULL);
 
     d->tx_ring = guest_alloc(&d->alloc, EPP_RING_COUNT * EPP_DESC_LEN);
-    d->rx_ring = guest_alloc(&d->alloc, EPP_RING_COUNT * EPP_DESC_LEN);
-    g_assert(d->tx_ring != 0 && d->rx_ring != 0);
+    d->rx = epp_rx_ring_new(d, guest_alloc(&d->alloc, EPP_RING_COUNT *
+                                           EPP_DESC_LEN), EPP_RING_COUNT);
+    g_assert(d->tx_ring != 0 && d->rx->ring != 0);
     return d;
 }
 
@@ -119,6 +121,7 @@ void e1000epp_stop(E1000epp *d)
     g_free(d->pdev);
     qpci_free_pc(d->bus);
     alloc_destroy(&d->alloc);
+    epp_rx_ring_free(d->rx);
     g_free(d);
 }
 
@@ -522,9 +525,9 @@ void e1000epp_bring_up(E1000epp *d, const E1000eppConfig *cfg)
     for (i = 0; i < 128; i++) {
         e1000epp_wr(d, MTA + 4 * i, 0);
     }
-    ring_setup(d, RDBAL0, d->rx_ring);
-    d->rx_tail = 0;
-    d->rx_extended = cfg->rx_extended;
+    ring_setup(d, RDBAL0, d->rx->ring);
+    epp_rx_ring_reset(d->rx, cfg->rx_extended ? EPP_RXF_EXTENDED :
+                      EPP_RXF_LEGACY);
     e1000epp_wr(d, RDTR, 0);
     e1000epp_wr(d, RADV, 0);
     e1000epp_wr(d, ITR, 0);

@@ -4,7 +4,7 @@
  *
  * A test gets a device that is up (e1000epp_start + e1000epp_bring_up)
  * and then works with a handful of verbs: read/write a register, push a
- * Tx descriptor, post an Rx buffer, inject or collect a frame on the
+ * Tx descriptor, inject or collect a frame on the
  * netdev socket, and wait for a condition in virtual time.  Every wait
  * is bounded in virtual time and dumps the main registers before it
  * fails.
@@ -32,6 +32,9 @@ extern const uint8_t epp_mac[6];
 #define EPP_NS_PER_MS       1000000ULL
 #define EPP_LINK_BUDGET_NS  (5000 * EPP_NS_PER_MS)
 
+/* The receive ring (e1000e-pp-rxring.h) */
+typedef struct EppRx EppRx;
+
 typedef struct E1000epp {
     const char *model;          /* -device name: e1000e-pp or e1000e */
     QTestState *qts;
@@ -43,9 +46,7 @@ typedef struct E1000epp {
 
     uint64_t tx_ring;           /* guest address of the Tx ring */
     uint32_t tx_tail;           /* next descriptor the driver fills */
-    uint64_t rx_ring;           /* guest address of the Rx ring */
-    uint32_t rx_tail;           /* next descriptor the driver posts */
-    bool rx_extended;           /* ring holds extended descriptors */
+    EppRx *rx;                  /* the Rx ring bring-up programs */
     bool intx_watched;          /* IOAPIC inputs intercepted */
     int64_t now_ns;             /* virtual time after the last step */
 } E1000epp;
@@ -160,11 +161,6 @@ void e1000epp_tx_kick(E1000epp *d);
 uint32_t e1000epp_tx_push(E1000epp *d, const uint8_t *desc);
 void e1000epp_tx_wait_done(E1000epp *d);
 void e1000epp_tx_desc(E1000epp *d, uint32_t idx, uint8_t *desc);
-
-/* Receive */
-uint32_t e1000epp_rx_post(E1000epp *d, uint64_t buf);
-void e1000epp_rx_desc(E1000epp *d, uint32_t idx, uint8_t *desc);
-void e1000epp_rx_wait_dd(E1000epp *d, uint32_t idx);
 
 /* Frames on the netdev socket (4-byte big-endian length, no FCS) */
 void e1000epp_inject(E1000epp *d, const void *frame, size_t len);

@@ -11,6 +11,7 @@
 #include "libqos/pci.h"
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
+#include "e1000e-pp-rxring.h"
 #include "e1000e-pp-scenario.h"
 #include "e1000e-pp-irq-test.h"
 
@@ -81,10 +82,10 @@ void msix_ivar_routing(const char *model)
     e1000epp_wr(d, IMS, ICR_RXQ0);
 
     /* When: a frame is received */
-    e1000epp_rx_post(d, e1000epp_alloc(d, 2048));
+    epp_rx_post_addr(d->rx, e1000epp_alloc(d, 2048));
     frame_fill(frame, sizeof(frame), false, 0x60);
     e1000epp_inject(d, frame, sizeof(frame));
-    e1000epp_rx_wait_dd(d, 0);
+    epp_rx_wait_dd(d->rx, 0);
 
     /* Then: vector 3 alone is pending */
     e1000epp_wait_msix_pending(d, MSIX_RXQ0_VECTOR, 10 * EPP_NS_PER_MS);

@@ -13,6 +13,7 @@
 #include "libqos/pci.h"
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
+#include "e1000e-pp-rxring.h"
 #include "e1000e-pp-irq-test.h"
 
 #define MSIX_DATA(v)        (0x5eed0000u | (v))
@@ -79,7 +80,7 @@ static bool rx0_dd(E1000epp *d, void *opaque)
 {
     uint8_t desc[EPP_DESC_LEN];
 
-    e1000epp_rx_desc(d, *(uint32_t *)opaque, desc);
+    epp_rx_desc_bytes(d->rx, *(uint32_t *)opaque, desc);
     return desc[12] & RXD_STA_DD;
 }
 
@@ -116,7 +117,7 @@ void irq_msix_ivar_routing_tx_rx_other(const char *model)
     g_assert_cmphex(msix_fired(d, &r), ==, 1u << 1);
 
     /* When: a frame is received; Then: vector 0 alone */
-    idx = e1000epp_rx_post(d, e1000epp_alloc(d, 2048));
+    idx = epp_rx_post_addr(d->rx, e1000epp_alloc(d, 2048));
     receive_one(d, idx);
     g_assert_cmphex(msix_fired(d, &r), ==, 1u << 0);
 

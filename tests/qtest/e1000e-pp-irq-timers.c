@@ -14,6 +14,7 @@
 #include "libqos/pci.h"
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
+#include "e1000e-pp-rxring.h"
 #include "e1000e-pp-irq-test.h"
 
 #define ITR_UNIT_NS     256
@@ -109,7 +110,7 @@ static void receive_frame(E1000epp *d)
     uint8_t f[60];
     uint32_t want = rx_good + 1;
 
-    e1000epp_rx_post(d, e1000epp_alloc(d, 2048));
+    epp_rx_post_addr(d->rx, e1000epp_alloc(d, 2048));
     frame_fill(f, sizeof(f), false, 0x17);
     e1000epp_inject(d, f, sizeof(f));
     settle(d, rx_counted, &want, "frame counted in GPRC");

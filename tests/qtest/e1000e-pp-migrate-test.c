@@ -20,6 +20,7 @@
 #include "hw/pci/pci_regs.h"
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
+#include "e1000e-pp-rxring.h"
 #include "e1000e-pp-migrate.h"
 #include "e1000e-pp-migrate-test.h"
 #include "e1000e-pp-scenario.h"
@@ -44,7 +45,7 @@ static void seen_read(E1000epp *d, const uint64_t *buf, Seen *s)
     unsigned i;
 
     for (i = 0; i < BUFS; i++) {
-        e1000epp_rx_desc(d, i, s->desc[i]);
+        epp_rx_desc_bytes(d->rx, i, s->desc[i]);
         e1000epp_memread(d, buf[i], s->buf[i], BUF_LEN);
     }
     s->rdh = e1000epp_rd(d, RDH0);
@@ -57,7 +58,7 @@ static bool desc_dd(E1000epp *d, void *opaque)
 {
     uint8_t desc[EPP_DESC_LEN];
 
-    e1000epp_rx_desc(d, *(unsigned *)opaque, desc);
+    epp_rx_desc_bytes(d->rx, *(unsigned *)opaque, desc);
     return desc[8] & 1;             /* extended write-back: STATUS.DD */
 }
 
@@ -86,7 +87,7 @@ static void mid_frame_run(const char *model, bool migrate, Seen *s)
         d = e1000epp_migrate(d, NULL, NULL);
     }
     for (i = 1; i < BUFS; i++) {
-        e1000epp_rx_post(d, buf[i]);
+        epp_rx_post_addr(d->rx, buf[i]);
     }
     if (!is_stock(model) || !migrate) {
         e1000epp_wait_until(d, desc_dd, &eop, 10 * EPP_NS_PER_US,
@@ -165,7 +166,7 @@ static void delay_timer_run(const char *model, bool migrate, Seen *s)
     e1000epp_wr(d, RDTR, 100);
     for (i = 0; i < BUFS; i++) {
         buf[i] = e1000epp_alloc(d, BUF_LEN);
-        e1000epp_rx_post(d, buf[i]);
+        epp_rx_post_addr(d->rx, buf[i]);
     }
     frame_fill(wire, sizeof(wire), false, 2);
     e1000epp_inject(d, wire, sizeof(wire));

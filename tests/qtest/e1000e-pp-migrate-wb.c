@@ -12,6 +12,7 @@
 #include "libqtest.h"
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
+#include "e1000e-pp-rxring.h"
 #include "e1000e-pp-migrate.h"
 #include "e1000e-pp-migrate-test.h"
 #include "e1000e-pp-scenario.h"
@@ -35,7 +36,7 @@ static unsigned count_dd(E1000epp *d)
     unsigned i, n = 0;
 
     for (i = 0; i < FRAMES; i++) {
-        e1000epp_rx_desc(d, i, desc);
+        epp_rx_desc_bytes(d->rx, i, desc);
         n += desc[8] & 1;
     }
     return n;
@@ -55,7 +56,7 @@ static void held_wb_run(const char *model, bool migrate, WbSeen *s)
     e1000epp_wr(d, RDTR, 1000);             /* 1.024 ms */
     for (i = 0; i < FRAMES; i++) {
         buf[i] = e1000epp_alloc(d, BUF_LEN);
-        e1000epp_rx_post(d, buf[i]);
+        epp_rx_post_addr(d->rx, buf[i]);
     }
     for (i = 0; i < FRAMES; i++) {
         if (i == 2) {
@@ -70,7 +71,7 @@ static void held_wb_run(const char *model, bool migrate, WbSeen *s)
         e1000epp_step(d, 10 * EPP_NS_PER_US);
     }
     for (i = 0; i < FRAMES; i++) {
-        e1000epp_rx_desc(d, i, s->desc[i]);
+        epp_rx_desc_bytes(d->rx, i, s->desc[i]);
         e1000epp_memread(d, buf[i], s->buf[i], FRAME_LEN);
     }
     s->rdh = e1000epp_rd(d, RDH0);

@@ -16,6 +16,7 @@
 #include "qobject/qdict.h"
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
+#include "e1000e-pp-rxring.h"
 #include "e1000e-pp-migrate.h"
 #include "e1000e-pp-scenario.h"
 
@@ -39,7 +40,7 @@ void e1000epp_mid_frame(E1000epp *d, uint64_t first)
 
     e1000epp_bring_up(d, &e1000epp_ext_keep_crc);
     e1000epp_wr(d, RCTL, e1000epp_rd(d, RCTL) | RCTL_LPE);
-    e1000epp_rx_post(d, first ? first :
+    epp_rx_post_addr(d->rx, first ? first :
                      e1000epp_alloc(d, E1000EPP_MID_FRAME_BUF));
     frame_fill(wire, E1000EPP_MID_FRAME_LEN, false, 1);
     e1000epp_inject(d, wire, E1000EPP_MID_FRAME_LEN);
@@ -112,9 +113,7 @@ E1000epp *e1000epp_restore(E1000epp *src, const char *path,
     dst->mmio = src->mmio;
     dst->tx_ring = src->tx_ring;
     dst->tx_tail = src->tx_tail;
-    dst->rx_ring = src->rx_ring;
-    dst->rx_tail = src->rx_tail;
-    dst->rx_extended = src->rx_extended;
+    epp_rx_ring_continue(dst->rx, src->rx);
     dst->now_ns = src->now_ns;
     if (src->intx_watched) {
         e1000epp_watch_intx(dst);

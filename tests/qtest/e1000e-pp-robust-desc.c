@@ -12,6 +12,7 @@
 #include "libqtest.h"
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
+#include "e1000e-pp-rxring.h"
 #include "e1000e-pp-scenario.h"
 #include "e1000e-pp-robust.h"
 
@@ -69,13 +70,13 @@ static void rx_zero_address(const char *model)
     e1000epp_bring_up(d, &e1000epp_default_config);
     qtest_memread(d->qts, 0, low, LEN);
     for (i = 0; i < 4; i++) {
-        e1000epp_rx_post(d, 0);
+        epp_rx_post_addr(d->rx, 0);
     }
 
     /* When: a frame arrives */
     frame_fill(f, LEN, false, 1);
     e1000epp_inject(d, f, LEN);
-    e1000epp_rx_wait_dd(d, 0);
+    epp_rx_wait_dd(d->rx, 0);
 
     /*
      * Then: nothing lands at guest address 0. 82574L §7.1.7.2 null
@@ -84,7 +85,7 @@ static void rx_zero_address(const char *model)
      * and the frame waits on the chip for a real buffer.
      */
     qtest_memread(d->qts, 0, got, LEN);
-    e1000epp_rx_desc(d, 0, wb);
+    epp_rx_desc_bytes(d->rx, 0, wb);
     if (on_stock(model, "a buffer address of 0 means no buffer: the data "
                  "is dropped and the descriptor written back with length "
                  "0")) {
@@ -135,7 +136,7 @@ static void head_tail_outside(const char *model)
     /* Given: both rings of 64, buffers posted, frames queued for Tx */
     e1000epp_bring_up(d, &e1000epp_default_config);
     for (i = 0; i < 8; i++) {
-        e1000epp_rx_post(d, e1000epp_alloc(d, 2048));
+        epp_rx_post_addr(d->rx, e1000epp_alloc(d, 2048));
     }
     tx_eth_header(f, ETH_P_TEST);
     fill_pattern(f + 14, LEN - 14, 7);
@@ -161,9 +162,9 @@ static void head_tail_outside(const char *model)
     sent = drain_wire(d);
     note("%s: RDH %u TDH %u, Rx ring %s, %u frames sent", model,
          e1000epp_rd(d, RDH0), e1000epp_rd(d, TDH0),
-         ring_untouched(d, d->rx_ring, EPP_RING_COUNT) ? "untouched" :
+         ring_untouched(d, d->rx->ring, EPP_RING_COUNT) ? "untouched" :
          "written", sent);
-    g_assert_true(ring_untouched(d, d->rx_ring, EPP_RING_COUNT));
+    g_assert_true(ring_untouched(d, d->rx->ring, EPP_RING_COUNT));
     g_assert_true(ring_untouched(d, d->tx_ring, EPP_RING_COUNT));
     g_assert_cmpuint(sent, ==, 0);
     expect_responsive(d, "reading the rings back");
@@ -190,7 +191,7 @@ static void ring_len_bad(const char *model)
                         TXD_CMD_EOP | TXD_CMD_IFCS | TXD_CMD_RS);
     for (i = 0; i < 8; i++) {
         e1000epp_tx_write(d, desc);
-        e1000epp_rx_post(d, e1000epp_alloc(d, 2048));
+        epp_rx_post_addr(d->rx, e1000epp_alloc(d, 2048));
     }
     for (i = 0; i < ARRAY_SIZE(lens); i++) {
         /*

@@ -13,6 +13,7 @@
 #include "libqtest.h"
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
+#include "e1000e-pp-rxring.h"
 #include "e1000e-pp-scenario.h"
 #include "e1000e-pp-robust.h"
 
@@ -39,10 +40,10 @@ static void rings_over_bars(const char *model)
      * Given: Rx buffers in BAR0 at ICS and IMC, and in the MSI-X table;
      * a Tx descriptor whose data is BAR0 itself
      */
-    e1000epp_rx_post(d, bar0 + ICS);
-    e1000epp_rx_post(d, bar0 + IMC);
-    e1000epp_rx_post(d, msix);
-    e1000epp_rx_post(d, bar0 + RCTL);
+    epp_rx_post_addr(d->rx, bar0 + ICS);
+    epp_rx_post_addr(d->rx, bar0 + IMC);
+    epp_rx_post_addr(d->rx, msix);
+    epp_rx_post_addr(d->rx, bar0 + RCTL);
     e1000epp_txd_legacy(desc, bar0, LEN, TXD_CMD_EOP | TXD_CMD_IFCS |
                         TXD_CMD_RS);
     e1000epp_tx_push(d, desc);
@@ -121,7 +122,7 @@ static void loopback_storm(const char *model)
     e1000epp_wr(d, RCTL, e1000epp_rd(d, RCTL) | RCTL_UPE | RCTL_MPE |
                 RCTL_LBM_MAC);
     for (i = 0; i < 8; i++) {
-        e1000epp_rx_post(d, e1000epp_alloc(d, 2048));
+        epp_rx_post_addr(d->rx, e1000epp_alloc(d, 2048));
     }
     frame_fill(f, LEN, false, 3);
     memcpy(f, epp_mac, 6);

@@ -10,6 +10,7 @@
 #include "libqtest.h"
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
+#include "e1000e-pp-rxring.h"
 #include "e1000e-pp-scenario.h"
 #include "e1000e-pp-rx-test.h"
 
@@ -39,14 +40,14 @@ static void rx_frame_bytes(const char *model, bool extended)
     for (i = 0; i < 4; i++) {
         buf[i] = e1000epp_alloc(d, 2048);
         e1000epp_memwrite(d, buf[i], fill, sizeof(fill));
-        e1000epp_rx_post(d, buf[i]);
+        epp_rx_post_addr(d->rx, buf[i]);
     }
 
     for (i = 0; i < 2; i++) {
         /* When: a frame to our MAC arrives on the wire */
         frame_fill(frame, lens[i], false, 0x50 + i);
         e1000epp_inject(d, frame, lens[i]);
-        e1000epp_rx_wait_dd(d, i);
+        epp_rx_wait_dd(d->rx, i);
 
         /* Then: the buffer holds the frame and nothing past it */
         e1000epp_memread(d, buf[i], got, sizeof(got));
@@ -55,7 +56,7 @@ static void rx_frame_bytes(const char *model, bool extended)
                         fill + lens[i], sizeof(got) - lens[i]);
 
         /* Then: length exact, DD|EOP, no errors */
-        e1000epp_rx_desc(d, i, desc);
+        epp_rx_desc_bytes(d->rx, i, desc);
         if (extended) {
             /* Extended write-back: status/errors dword 2, length dword 3 */
             status = e1000epp_le32(desc + 8) & 0xfffff;
@@ -78,7 +79,7 @@ static void rx_frame_bytes(const char *model, bool extended)
 
     /* Then: two descriptors consumed, the third untouched */
     EPP_EXPECT_REG(d, RDH0, 0xffffffff, 2);
-    e1000epp_rx_desc(d, 2, desc);
+    epp_rx_desc_bytes(d->rx, 2, desc);
     g_assert_cmphex(ldq_le_p(desc), ==, buf[2]);
     g_assert_cmphex(ldq_le_p(desc + 8), ==, 0);
     e1000epp_stop(d);
@@ -123,7 +124,7 @@ void rx_fcs_straddles_descriptors(const char *model)
     e1000epp_bring_up(d, &cfg);
     for (i = 0; i < NBUF; i++) {
         buf[i] = e1000epp_alloc(d, BUF);
-        e1000epp_rx_post(d, buf[i]);
+        epp_rx_post_addr(d->rx, buf[i]);
     }
 
     for (i = 0; i < ARRAY_SIZE(lens); i++) {
@@ -143,11 +144,11 @@ void rx_fcs_straddles_descriptors(const char *model)
             }
         }
         g_assert_cmpuint(idx + ndesc, <=, NBUF);
-        e1000epp_rx_wait_dd(d, idx + ndesc - 1);
+        epp_rx_wait_dd(d->rx, idx + ndesc - 1);
 
         /* Then: every descriptor as expected, EOP on the last only */
         for (k = 0, off = 0; k < ndesc; off += seg[k], k++) {
-            e1000epp_rx_desc(d, idx + k, desc);
+            epp_rx_desc_bytes(d->rx, idx + k, desc);
             g_test_message("frame %zu descriptor %zu: length %u status 0x%x",
                            lens[i], idx + k, e1000epp_le16(desc + 8),
                            desc[12]);

@@ -11,6 +11,7 @@
 #include "libqtest.h"
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
+#include "e1000e-pp-rxring.h"
 #include "e1000e-pp-scenario.h"
 #include "e1000e-pp-rx-test.h"
 
@@ -46,13 +47,13 @@ void rx_short_buffer_one_fault_record(const char *model)
     unsigned i;
 
     e1000epp_bring_up(d, &e1000epp_default_config);
-    e1000epp_rx_post(d, a);
-    e1000epp_rx_post(d, RAM_END - SHORT_BYTES);
-    e1000epp_rx_post(d, c);
+    epp_rx_post_addr(d->rx, a);
+    epp_rx_post_addr(d->rx, RAM_END - SHORT_BYTES);
+    epp_rx_post_addr(d->rx, c);
     for (i = 0; i < 3; i++) {
         frame_fill(wire, sizeof(wire), false, i + 1);
         e1000epp_inject(d, wire, sizeof(wire));
-        e1000epp_rx_wait_dd(d, i);
+        epp_rx_wait_dd(d->rx, i);
     }
     e1000epp_memread(d, c, got, sizeof(got));
     g_assert_cmpmem(got, sizeof(got), wire, sizeof(wire));

@@ -210,7 +210,7 @@ static void post_desc(E1000epp *d, unsigned i, uint64_t buf)
     uint8_t desc[16] = { 0 };
 
     stq_le_p(desc, buf);
-    e1000epp_memwrite(d, d->rx_ring + i * 16, desc, 16);
+    e1000epp_memwrite(d, d->rx->ring + i * 16, desc, 16);
 }
 
 /*
@@ -238,7 +238,7 @@ void rx_tail_before_contents_caught(const char *model)
 
     frame_fill(wire, sizeof(wire), false, 7);
     e1000epp_inject(d, wire, sizeof(wire));
-    e1000epp_rx_wait_dd(d, 0);
+    epp_rx_wait_dd(d->rx, 0);
     e1000epp_memread(d, is_stock(model) ? b : a, got, sizeof(got));
     g_assert_cmpmem(got, sizeof(got), wire, sizeof(wire));
     g_assert_true(all_poison(d, is_stock(model) ? a : b, 2048));
@@ -265,17 +265,17 @@ void rx_blocked_data_write_is_posted(const char *model)
 
     e1000epp_bring_up(d, &e1000epp_default_config);
     good = poisoned(d, 2048);
-    e1000epp_rx_post(d, UNREACHABLE);
-    e1000epp_rx_post(d, good);
+    epp_rx_post_addr(d->rx, UNREACHABLE);
+    epp_rx_post_addr(d->rx, good);
 
     frame_fill(wire, sizeof(wire), false, 1);
     e1000epp_inject(d, wire, sizeof(wire));
-    e1000epp_rx_wait_dd(d, 0);
+    epp_rx_wait_dd(d->rx, 0);
     frame_fill(wire, sizeof(wire), false, 2);
     e1000epp_inject(d, wire, sizeof(wire));
-    e1000epp_rx_wait_dd(d, 1);
+    epp_rx_wait_dd(d->rx, 1);
 
-    e1000epp_rx_desc(d, 0, desc);
+    epp_rx_desc_bytes(d->rx, 0, desc);
     g_assert_cmphex(desc[12] & (RXD_STA_DD | RXD_STA_EOP), ==,
                     RXD_STA_DD | RXD_STA_EOP);
     g_assert_cmpuint(lduw_le_p(desc + 8), ==, sizeof(wire));
@@ -312,15 +312,15 @@ void rx_null_descriptor_skipped(const char *model)
     buf = poisoned(d, 2048);
     e1000epp_memread(d, 0, low, sizeof(low));
     stw_le_p(desc + 8, 0x5a5a);
-    e1000epp_memwrite(d, d->rx_ring, desc, 16);
+    e1000epp_memwrite(d, d->rx->ring, desc, 16);
     post_desc(d, 1, buf);
     e1000epp_wr(d, RDT0, 2);
-    d->rx_tail = 2;
+    d->rx->next_to_use = 2;
 
     frame_fill(wire, sizeof(wire), false, 3);
     e1000epp_inject(d, wire, sizeof(wire));
-    e1000epp_rx_wait_dd(d, 1);
-    e1000epp_rx_desc(d, 0, desc);
+    epp_rx_wait_dd(d->rx, 1);
+    epp_rx_desc_bytes(d->rx, 0, desc);
     g_assert_cmphex(desc[12] & RXD_STA_DD, ==, RXD_STA_DD);
     g_assert_cmphex(ldq_le_p(desc), ==, 0);
     g_assert_cmphex(lduw_le_p(desc + 8), ==, is_stock(model) ? 0 : 0x5a5a);
@@ -330,7 +330,7 @@ void rx_null_descriptor_skipped(const char *model)
     }
     e1000epp_memread(d, 0, low2, sizeof(low2));
     g_assert_cmpmem(low2, sizeof(low2), low, sizeof(low));
-    e1000epp_rx_desc(d, 1, desc);
+    epp_rx_desc_bytes(d->rx, 1, desc);
     g_assert_cmphex(desc[12] & (RXD_STA_DD | RXD_STA_EOP), ==,
                     RXD_STA_DD | RXD_STA_EOP);
     e1000epp_memread(d, buf, got, sizeof(got));

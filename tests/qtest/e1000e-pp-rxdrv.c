@@ -3,15 +3,10 @@
  * The receive ring shared by every receive-driver design (see
  * e1000e-pp-rxdrv.h): set-up, posting, reading frames back, poison
  * checks, software FCS strip, statistics and waits.  What differs per
- * design goes through rx->ops.
- *
- * Ring invariants used throughout:
- * - the driver fills descriptors at next_to_use and reads them back at
- *   next_to_clean; posted = descriptors between the two;
- * - one descriptor always stays empty (posted <= count - 1), because
- *   RDH == RDT means "the ring holds no descriptors for the device";
- * - RDH/RDT count 16-byte units: a 32-byte packet-split descriptor moves
- *   them by two (the Linux driver writes i << 1 to RDT for that ring).
+ * design goes through rx->ops.  The descriptors, the tail and the
+ * statistics are the ring's (e1000e-pp-rxring.c); a design ring keeps
+ * one descriptor empty (posted <= count - 1), because RDH == RDT means
+ * "the ring holds no descriptors for the device".
  */
 
 #include "qemu/osdep.h"
@@ -54,26 +49,6 @@ const char *epp_fcs_case_name(EppFcsCase c)
     };
 
     return names[c];
-}
-
-/* ---------------------------------------------------------------- */
-/* Statistics                                                       */
-/* ---------------------------------------------------------------- */
-
-void epp_rx_stats_update(EppRx *rx)
-{
-    E1000epp *d = rx->d;
-    uint64_t lo;
-
-    rx->mpc += e1000epp_rd(d, MPC);
-    rx->rnbc += e1000epp_rd(d, RNBC);
-    rx->gprc += e1000epp_rd(d, GPRC);
-    rx->tpr += e1000epp_rd(d, TPR);
-    rx->roc += e1000epp_rd(d, ROC);
-    rx->ruc += e1000epp_rd(d, RUC);
-    /* 64-bit pair: low half first, the high read clears both */
-    lo = e1000epp_rd(d, GORCL);
-    rx->gorc += lo | (uint64_t)e1000epp_rd(d, GORCH) << 32;
 }
 
 /* ---------------------------------------------------------------- */
@@ -130,16 +105,6 @@ void epp_rx_check_pool(EppRx *rx)
 /* Descriptors                                                      */
 /* ---------------------------------------------------------------- */
 
-static uint64_t desc_addr(EppRx *rx, unsigned i)
-{
-    return rx->ring + (uint64_t)i * rx->desc_len;
-}
-
-unsigned epp_rx_ring_next(EppRx *rx, unsigned i)
-{
-    return (i + 1) % rx->count;
-}
-
 static void slot_post(EppRx *rx, unsigned i)
 {
     EppRxSlot *sl = &rx->slot[i];
@@ -160,14 +125,8 @@ static void slot_post(EppRx *rx, unsigned i)
     } else {
         stq_le_p(desc, sl->buf[0].dma);
     }
-    qtest_memwrite(rx->d->qts, desc_addr(rx, i), desc, rx->desc_len);
+    qtest_memwrite(rx->d->qts, epp_rx_desc_addr(rx, i), desc, rx->desc_len);
     sl->posted = true;
-}
-
-void epp_rx_write_tail(EppRx *rx, unsigned i)
-{
-    rx->tail_writes++;
-    e1000epp_wr(rx->d, RDT0, rx->format == EPP_RXF_SPLIT ? i << 1 : i);
 }
 
 void epp_rx_tail_per_batch(EppRx *rx, int i)
@@ -320,53 +279,6 @@ void epp_rx_free(EppRx *rx)
 /* ---------------------------------------------------------------- */
 /* Cleaning                                                         */
 /* ---------------------------------------------------------------- */
-
-void epp_rx_desc_read(EppRx *rx, unsigned i, EppRxWb *w)
-{
-    uint8_t b[32];
-    uint32_t staterr;
-
-    qtest_memread(rx->d->qts, desc_addr(rx, i), b, rx->desc_len);
-    memset(w, 0, sizeof(*w));
-    if (rx->format == EPP_RXF_LEGACY) {
-        /* §7.1.4: address; length; checksum; status; errors; special */
-        w->len[0] = lduw_le_p(b + 8);
-        w->status = b[12];
-        w->errors = b[13];
-        w->vlan = lduw_le_p(b + 14);
-    } else {
-        /*
-         * Extended (§7.1.4.2) and packet split (§7.1.5.2) write-back:
-         * dword 2 is extended status (19:0) and errors (31:24); then
-         * length (of buffer 0), VLAN tag; split adds header status and
-         * the lengths of buffers 1-3.
-         */
-        staterr = ldl_le_p(b + 8);
-        w->status = staterr & 0xfffff;
-        w->errors = staterr >> 24;
-        w->len[0] = lduw_le_p(b + 12);
-        w->vlan = lduw_le_p(b + 14);
-        if (rx->format == EPP_RXF_SPLIT) {
-            w->hdr_status = lduw_le_p(b + 16);
-            w->len[1] = lduw_le_p(b + 18);
-            w->len[2] = lduw_le_p(b + 20);
-            w->len[3] = lduw_le_p(b + 22);
-        }
-    }
-    w->dd = w->status & RXD_STA_DD;
-    w->eop = w->status & RXD_STA_EOP;
-}
-
-bool epp_rx_dd_pending(EppRx *rx)
-{
-    EppRxWb w;
-
-    if (!rx->posted) {
-        return false;
-    }
-    epp_rx_desc_read(rx, rx->next_to_clean, &w);
-    return w.dd;
-}
 
 /*
  * Read what the device wrote into one buffer, append it to the frame

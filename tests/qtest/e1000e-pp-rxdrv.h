@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Receive ring driver for the qtests: one ring (e1000e-pp-rxdrv.c) and
- * three receive-driver designs plugged into it through a small
+ * Receive-driver designs for the qtests, on the one receive ring
+ * (e1000e-pp-rxring.h): three designs plugged in through a small
  * operations table (EppRxDesignOps below), one file each:
- * e1000e-pp-rxdrv-stock.c, -pagepool.c and -fixed.c.  The ring does
- * what every design does (descriptors, poison checks, software FCS
- * strip, statistics, waits); a design decides how buffers are sized and
+ * e1000e-pp-rxdrv-stock.c, -pagepool.c and -fixed.c.  What every design
+ * does is here (e1000e-pp-rxdrv.c: buffers, poison checks, software FCS
+ * strip, frames, waits); a design decides how buffers are sized and
  * filled, when the tail moves, what a finished frame keeps and how it
  * gives its buffers back.
  *
@@ -45,19 +45,7 @@
 #ifndef E1000E_PP_RXDRV_H
 #define E1000E_PP_RXDRV_H
 
-#include "e1000e-pp-drv.h"
-
-typedef enum EppRxDesign {
-    EPP_RX_STOCK,
-    EPP_RX_PAGEPOOL,
-    EPP_RX_FIXED,
-} EppRxDesign;
-
-typedef enum EppRxFormat {
-    EPP_RXF_LEGACY,
-    EPP_RXF_EXTENDED,
-    EPP_RXF_SPLIT,
-} EppRxFormat;
+#include "e1000e-pp-rxring.h"
 
 /* Where the FCS was found when software stripped it */
 typedef enum EppFcsCase {
@@ -67,53 +55,11 @@ typedef enum EppFcsCase {
     EPP_FCS_ALONE,          /* the last piece holds the FCS and nothing else */
 } EppFcsCase;
 
-/* The stock design's copybreak (netdev.c copybreak, default 256) */
-typedef enum EppCopybreak {
-    EPP_CB_LINUX,           /* 256; a copied frame's buffer is re-mapped */
-    EPP_CB_OFF,             /* copybreak=0: nothing is copied */
-    EPP_CB_SYNC,            /* 256; the copied buffer stays mapped: syncs */
-} EppCopybreak;
-
-typedef struct EppRxSetup {
-    EppRxDesign design;
-    unsigned mtu;               /* stock and pagepool: picks LPE and sizes */
-    bool keep_crc;              /* RCTL.SECRC = 0 */
-    bool vlan_strip;            /* CTRL.VME */
-    EppRxFormat format;         /* pagepool and fixed; stock picks its own */
-    unsigned ring_count;        /* descriptors in the ring; 0: 64 */
-    unsigned fill;              /* descriptors posted at start; 0: all */
-    uint32_t rctl_bsize;        /* fixed: RCTL BSIZE|BSEX bits */
-    uint32_t psrctl;            /* fixed + split: PSRCTL */
-    bool lpe;                   /* fixed: RCTL.LPE */
-    bool rdmts_half;            /* RCTL.RDMTS = 1/2 (the driver's choice) */
-    bool dma_burst;             /* stock timing on another design */
-    EppCopybreak copybreak;     /* stock */
-    bool no_packet_split;       /* stock above 1500: the jumbo path */
-    bool sbp;                   /* RCTL.SBP: the device stores bad frames */
-    bool rxall;                 /* NETIF_F_RXALL: SBP, bad frames kept */
-    /*
-     * Clean descriptor by descriptor as Linux does (e1000e-pp-rxdrv-
-     * clean.c): a frame is built across polls (stock jumbo path,
-     * page-pool multi-buffer) or, where the design takes one buffer per
-     * frame, a descriptor without EOP starts FLAG2_IS_DISCARDING; the
-     * ring refills (and moves the tail) as it cleans.  Off: a frame is
-     * taken only once every descriptor to its EOP has DD.
-     */
-    bool per_desc;
-    /*
-     * A write-back longer than the buffer's mapping, and poison written
-     * outside the reported bytes, are counted (EppRx.overruns,
-     * poison_hits) instead of failing: for scenarios that show a
-     * design's buffers are too small for what the device may store.
-     */
-    bool tolerate_overrun;
-} EppRxSetup;
-
 #define EPP_RX_MAX_PIECES   64
 #define EPP_RX_MAX_FRAME    16384
 
 /* One frame as the driver hands it to the stack */
-typedef struct EppRxFrame {
+struct EppRxFrame {
     uint8_t data[EPP_RX_MAX_FRAME];   /* after software FCS strip */
     size_t len;
     uint8_t raw[EPP_RX_MAX_FRAME + 8];  /* every byte the device wrote */
@@ -133,72 +79,7 @@ typedef struct EppRxFrame {
     unsigned pieces_kept;       /* pieces attached to the frame */
     size_t truesize;            /* what the design charges the stack */
     uint64_t seq;               /* delivery number on this ring, from 0 */
-} EppRxFrame;
-
-/* A buffer a descriptor points at */
-typedef struct EppRxBuf {
-    uint64_t region;            /* start of what the driver owns */
-    uint32_t region_len;
-    uint64_t dma;               /* address given to the device */
-    uint32_t map_len;           /* bytes the device may write */
-    int chunk;                  /* pagepool chunk index, else -1 */
-    bool mapped;                /* DMA-mapped for the device (counted) */
-} EppRxBuf;
-
-typedef struct EppRxSlot {
-    EppRxBuf buf[4];
-    unsigned nbuf;
-    bool posted;
-} EppRxSlot;
-
-typedef struct EppRxDesignOps EppRxDesignOps;
-
-typedef struct EppRx {
-    E1000epp *d;
-    EppRxSetup s;
-    const EppRxDesignOps *ops;
-    void *design;               /* the design's own state */
-    EppRxFormat format;
-    unsigned count;             /* descriptors */
-    unsigned desc_len;          /* 16 or 32 */
-    uint64_t ring;
-    EppRxSlot *slot;
-    unsigned next_to_use;       /* next descriptor the driver fills */
-    unsigned next_to_clean;     /* next descriptor the driver reads */
-    unsigned posted;            /* descriptors owned by the device */
-    uint32_t rctl;
-    size_t hw_bufsize;          /* legacy/extended buffer size */
-    size_t ps_size[4];          /* split buffer sizes */
-    uint8_t poison;
-    bool burst;                 /* DMA-burst timing, FPD flush on waits */
-    unsigned live_bufs;         /* buffers from epp_rx_buf_alloc */
-
-    /* accumulated read-clear statistics */
-    uint64_t mpc, rnbc, gprc, tpr, roc, ruc, gorc;
-    /* frames delivered to the test by the driver */
-    uint64_t delivered;
-    /* frames the driver dropped for a frame error (see frame_error) */
-    uint64_t frame_errors;
-    uint32_t frame_error_bits;  /* ERRORS of the last one */
-    /*
-     * DMA API calls the design's Linux code path would make: map/unmap
-     * (dma_map_single/page and their unmaps) and syncs (for the CPU or
-     * for the device), counted where that code makes them.
-     */
-    uint64_t dma_maps, dma_unmaps, dma_syncs;
-    /* RDT writes the driver made (tail policy), from epp_rx_new on */
-    uint64_t tail_writes;
-
-    /* Per-descriptor cleaning (s.per_desc) */
-    EppRxFrame *chain;          /* rx_skb_top / the multi-buffer frame */
-    bool discarding;            /* FLAG2_IS_DISCARDING */
-    unsigned cleaned;           /* descriptors cleaned, not yet refilled */
-    uint64_t polls;             /* poll calls that cleaned something */
-    uint64_t discarded_descs;   /* descriptors dropped while discarding */
-    uint64_t chain_drops;       /* partial frames freed by a frame error */
-    uint64_t overruns;          /* write-backs longer than the mapping */
-    uint64_t poison_hits;       /* bytes written outside reported ones */
-} EppRx;
+};
 
 /*
  * A receive-driver design.  The ring calls these in this order:
@@ -266,16 +147,6 @@ extern const EppRxDesignOps epp_rx_pagepool_ops;
 extern const EppRxDesignOps epp_rx_fixed_ops;
 
 /* Ring services for the designs (e1000e-pp-rxdrv.c) */
-typedef struct EppRxWb {
-    bool dd, eop;
-    uint32_t status, errors;
-    uint16_t vlan, hdr_status;
-    uint16_t len[4];            /* buffer lengths (split: all four) */
-} EppRxWb;
-
-void epp_rx_desc_read(EppRx *rx, unsigned i, EppRxWb *w);
-unsigned epp_rx_ring_next(EppRx *rx, unsigned i);
-void epp_rx_write_tail(EppRx *rx, unsigned i);
 /* Tail policy: move the tail after each batch, to next_to_use */
 void epp_rx_tail_per_batch(EppRx *rx, int i);
 EppRxBuf epp_rx_buf_alloc(EppRx *rx, uint32_t headroom, uint32_t map_len,
@@ -354,8 +225,6 @@ void epp_rx_post_n(EppRx *rx, unsigned n);
 bool epp_rx_poll(EppRx *rx, EppRxFrame *f);
 /* Wait (virtual time) for the next frame; dump and fail on timeout */
 void epp_rx_wait_frame(EppRx *rx, EppRxFrame *f, uint64_t budget_ns);
-/* True if the descriptor at next_to_clean has DD */
-bool epp_rx_dd_pending(EppRx *rx);
 /* The stock driver's e1000e_flush_descriptors: RDTR with FPD, twice */
 void epp_rx_flush(EppRx *rx);
 
@@ -364,9 +233,6 @@ void epp_rx_release(EppRx *rx, EppRxFrame *f);
 
 /* Pool accounting: free + posted + held == total, counts agree */
 void epp_rx_check_pool(EppRx *rx);
-
-/* Read-clear statistics into the 64-bit totals */
-void epp_rx_stats_update(EppRx *rx);
 
 /* Human-readable names for messages */
 const char *epp_rx_design_name(EppRxDesign d);

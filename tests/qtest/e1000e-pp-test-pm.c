@@ -13,6 +13,7 @@
 #include "qobject/qdict.h"
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
+#include "e1000e-pp-rxring.h"
 #include "e1000e-pp-scenario.h"
 #include "e1000e-pp-test.h"
 
@@ -224,7 +225,7 @@ void gio_master_disable_holds_frames(const char *model)
     d = e1000epp_start(model, NULL);
     e1000epp_bring_up(d, &e1000epp_default_config);
     buf = e1000epp_alloc(d, 2048);
-    e1000epp_rx_post(d, buf);
+    epp_rx_post_addr(d->rx, buf);
     e1000epp_wr(d, CTRL, e1000epp_rd(d, CTRL) | CTRL_GIO_MASTER_DIS);
     g_assert_cmphex(e1000epp_rd(d, STATUS) & STATUS_GIO_MASTER_EN, ==, 0);
 
@@ -232,7 +233,7 @@ void gio_master_disable_holds_frames(const char *model)
     e1000epp_inject(d, frame, sizeof(frame));
     if (on_stock(model, "DMA goes on under GIO master disable")) {
         /* The frame lands at once, the bit set */
-        e1000epp_rx_wait_dd(d, 0);
+        epp_rx_wait_dd(d->rx, 0);
         g_assert_cmpuint(e1000epp_rd(d, RDH0), ==, 1);
         e1000epp_memread(d, buf, got, sizeof(got));
         g_assert_cmpmem(got, sizeof(got), frame, sizeof(frame));
@@ -246,7 +247,7 @@ void gio_master_disable_holds_frames(const char *model)
     g_assert_cmpuint(e1000epp_qom_u64(d, "dma-errors"), ==, 0);
 
     e1000epp_wr(d, CTRL, e1000epp_rd(d, CTRL) & ~CTRL_GIO_MASTER_DIS);
-    e1000epp_rx_wait_dd(d, 0);
+    epp_rx_wait_dd(d->rx, 0);
     e1000epp_memread(d, buf, got, sizeof(got));
     g_assert_cmpmem(got, sizeof(got), frame, sizeof(frame));
     e1000epp_stop(d);

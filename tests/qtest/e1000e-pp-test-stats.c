@@ -9,6 +9,7 @@
 #include "libqtest.h"
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
+#include "e1000e-pp-rxring.h"
 #include "e1000e-pp-scenario.h"
 #include "e1000e-pp-test.h"
 
@@ -41,9 +42,9 @@ void stats_clear_on_read(const char *model)
         g_assert_cmpuint(e1000epp_collect(d, got, sizeof(got)), ==, LEN);
     }
     for (i = 0; i < 2; i++) {
-        idx = e1000epp_rx_post(d, e1000epp_alloc(d, 2048));
+        idx = epp_rx_post_addr(d->rx, e1000epp_alloc(d, 2048));
         e1000epp_inject(d, frame, LEN);
-        e1000epp_rx_wait_dd(d, idx);
+        epp_rx_wait_dd(d->rx, idx);
     }
 
     /* Then: exact counts; octets include the 4-byte FCS */
