@@ -25,6 +25,8 @@
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
 #include "e1000e-pp-rxdrv.h"
+#include "e1000e-pp-rxdrv-stock.h"
+#include "e1000e-pp-rxdrv-pagepool.h"
 #include "e1000e-pp-rx-test.h"
 
 #define JUMBO_LEN       9014    /* MTU 9000, FCS stripped */

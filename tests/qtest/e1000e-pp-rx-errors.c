@@ -17,6 +17,7 @@
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
 #include "e1000e-pp-rxdrv.h"
+#include "e1000e-pp-rxdrv-pagepool.h"
 #include "e1000e-pp-rx-test.h"
 
 typedef enum ErrMode {

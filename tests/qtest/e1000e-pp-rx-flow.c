@@ -10,6 +10,7 @@
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-drv.h"
 #include "e1000e-pp-rxdrv.h"
+#include "e1000e-pp-rxdrv-stock.h"
 #include "e1000e-pp-rx-test.h"
 /* ---------------------------------------------------------------- */
 /* Write-back batching (the stock driver's DMA-burst settings)      */

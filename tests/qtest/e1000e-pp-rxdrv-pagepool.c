@@ -17,6 +17,7 @@
 #include "libqos/libqos-malloc.h"
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-rxdrv.h"
+#include "e1000e-pp-rxdrv-pagepool.h"
 
 /* ---------------------------------------------------------------- */
 /* libeth sizes                                                     */

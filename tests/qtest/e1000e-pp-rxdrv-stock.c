@@ -22,10 +22,12 @@
 #include "libqtest.h"
 #include "e1000e-pp-regs.h"
 #include "e1000e-pp-rxdrv.h"
+#include "e1000e-pp-rxdrv-stock.h"
 
 #define EPP_STOCK_COPYBREAK 256         /* netdev.c: copybreak default */
 #define EPP_STOCK_WRITE     16          /* E1000_RX_BUFFER_WRITE */
 #define EPP_STOCK_PS_BSIZE0 128         /* adapter->rx_ps_bsize0 */
+#define EPP_STOCK_PAGE      4096        /* PAGE_SIZE on x86-64 */
 
 /*
  * The skb heads as the page-pool series' table charges them (x86-64):
@@ -68,7 +70,7 @@ static void stock_configure(EppRx *rx, uint32_t *rctl, uint32_t *rfctl)
     *rctl &= ~RCTL_RDMTS_8TH;
     if (rx->s.mtu > 1500) {
         *rctl |= RCTL_LPE;
-        pages = DIV_ROUND_UP(rx->s.mtu, EPP_PP_PAGE);
+        pages = DIV_ROUND_UP(rx->s.mtu, EPP_STOCK_PAGE);
         g_assert(pages <= 3);
     }
     if (pages && rx->s.no_packet_split) {
@@ -87,7 +89,7 @@ static void stock_configure(EppRx *rx, uint32_t *rctl, uint32_t *rfctl)
         }
         rx->ps_size[0] = EPP_STOCK_PS_BSIZE0;
         for (j = 1; j <= pages; j++) {
-            rx->ps_size[j] = EPP_PP_PAGE;
+            rx->ps_size[j] = EPP_STOCK_PAGE;
         }
     } else {
         rx->format = EPP_RXF_EXTENDED;
@@ -137,7 +139,7 @@ static bool stock_fill_slot(EppRx *rx, unsigned i)
         }
         for (j = 1; j < 4; j++) {
             if (rx->ps_size[j] && !sl->buf[j].region) {
-                sl->buf[j] = epp_rx_buf_alloc(rx, 0, EPP_PP_PAGE, 0);
+                sl->buf[j] = epp_rx_buf_alloc(rx, 0, EPP_STOCK_PAGE, 0);
             }
         }
         sl->nbuf = 4;
@@ -145,7 +147,7 @@ static bool stock_fill_slot(EppRx *rx, unsigned i)
         /* a page, the device writing at most rx_buffer_len into it */
         if (!sl->buf[0].region) {
             sl->buf[0] = epp_rx_buf_alloc(rx, 0, rx->hw_bufsize,
-                                          EPP_PP_PAGE - rx->hw_bufsize);
+                                          EPP_STOCK_PAGE - rx->hw_bufsize);
         }
         sl->nbuf = 1;
     } else {
@@ -232,11 +234,11 @@ static void stock_frame_done(EppRx *rx, EppRxFrame *f)
     if (is_jumbo(rx)) {
         /* e1000_consume_page adds PAGE_SIZE per page attached */
         f->truesize = EPP_STOCK_PS_HEAD +
-                      (copied ? 0 : f->ndesc * EPP_PP_PAGE);
+                      (copied ? 0 : f->ndesc * EPP_STOCK_PAGE);
     } else if (split) {
         f->truesize = EPP_STOCK_PS_HEAD;
         for (j = 1; j < 4; j++) {
-            f->truesize += w.len[j] && !(copied && j == 1) ? EPP_PP_PAGE : 0;
+            f->truesize += w.len[j] && !(copied && j == 1) ? EPP_STOCK_PAGE : 0;
         }
     }
     for (k = 0; k < f->ndesc; k++) {
@@ -320,12 +322,12 @@ static void stock_published_cost(EppRx *rx, const EppRxFrame *f,
     *truesize = EPP_STOCK_STD_TRUESIZE;
     if (is_jumbo(rx)) {
         *pieces = f->ndesc;
-        *truesize = EPP_STOCK_PS_HEAD + f->ndesc * EPP_PP_PAGE;
+        *truesize = EPP_STOCK_PS_HEAD + f->ndesc * EPP_STOCK_PAGE;
     } else if (rx->format == EPP_RXF_SPLIT) {
         for (*pieces = 0, j = 1; j < 4; j++) {
             *pieces += rx->ps_size[j] != 0;
         }
-        *truesize = EPP_STOCK_PS_HEAD + *pieces * EPP_PP_PAGE;
+        *truesize = EPP_STOCK_PS_HEAD + *pieces * EPP_STOCK_PAGE;
     }
 }
 
@@ -355,7 +357,7 @@ static void stock_chain_done(EppRx *rx, EppRxFrame *f)
 
     g_assert_cmpuint(st->nheld, ==, f->ndesc);
     st->copied[f->first_desc] = false;
-    f->truesize = EPP_STOCK_PS_HEAD + f->ndesc * EPP_PP_PAGE;
+    f->truesize = EPP_STOCK_PS_HEAD + f->ndesc * EPP_STOCK_PAGE;
     free_held(rx);
 }
 

@@ -154,8 +154,6 @@ EppRxBuf epp_rx_buf_alloc(EppRx *rx, uint32_t headroom, uint32_t map_len,
 void epp_rx_buf_free(EppRx *rx, EppRxBuf *b);
 /* check for designs whose buffers all come from epp_rx_buf_alloc */
 void epp_rx_check_bufs(EppRx *rx);
-/* Buffers a design holds off the slots (stock: its chain's pages) */
-unsigned epp_rx_stock_held(EppRx *rx);
 
 /* Frame assembly, shared by both cleaners (e1000e-pp-rxdrv.c) */
 void epp_rx_frame_reset(EppRx *rx, EppRxFrame *f, unsigned first);
@@ -166,43 +164,6 @@ void epp_rx_frame_add_desc(EppRx *rx, EppRxFrame *f, unsigned i,
 void epp_rx_frame_finish(EppRx *rx, EppRxFrame *f);
 /* Per-descriptor cleaning: one poll, up to the next frame (clean.c) */
 bool epp_rx_clean_poll(EppRx *rx, EppRxFrame *f);
-
-/* Page-pool state, for scenarios and the report */
-typedef enum EppChunkState {
-    EPP_CHUNK_FREE,
-    EPP_CHUNK_POSTED,
-    EPP_CHUNK_HELD,             /* part of a frame not yet released */
-} EppChunkState;
-
-typedef struct EppPagePool {
-    unsigned npages;
-    unsigned chunks_per_page;
-    unsigned nchunks;
-    uint64_t pool;              /* guest address of page 0 */
-    EppChunkState *chunk_state;
-    uint64_t *chunk_owner;      /* held chunks: the frame's seq */
-    unsigned *free_stack;
-    unsigned nfree;
-    unsigned n_posted_chunks, n_held_chunks;
-    size_t buf_len;             /* libeth buf_len */
-    size_t chunk_truesize;      /* libeth truesize of one chunk */
-    unsigned chain_last;        /* per_desc: last chunk of the frame */
-} EppPagePool;
-
-EppPagePool *epp_rx_pagepool(EppRx *rx);
-
-/* stock: was this frame copied into a small buffer (copybreak)? */
-bool epp_rx_stock_copied(EppRx *rx, const EppRxFrame *f);
-
-/* libeth-style sizes (x86-64: NET_SKB_PAD 64, skb_shared_info 320) */
-#define EPP_PP_HEADROOM         64
-#define EPP_PP_SHINFO           320
-#define EPP_PP_SKB              256
-#define EPP_PP_PAGE             4096
-
-size_t epp_pp_buf_len(unsigned mtu);
-size_t epp_pp_chunk_truesize(unsigned mtu);
-unsigned epp_pp_chunks_per_page(unsigned mtu);
 
 /*
  * Set up the receive side on a device that went through
