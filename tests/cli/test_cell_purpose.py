@@ -12,7 +12,8 @@ import os
 import subprocess
 import sys
 
-from e1000epp import matrix, matrix_diag, matrix_exec, matrix_report, rxlayout
+from e1000epp import (matrix, matrix_diag, matrix_exec, matrix_guest,
+                      matrix_report, matrix_traffic, rxlayout)
 
 CLI = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "e1000e-pp")
@@ -223,14 +224,15 @@ def test_an_injected_fault_reads_as_one():
 
 
 def test_knob_names_live_in_one_map():
-    src = open(matrix_exec.__file__).read()
-    for knob in matrix.KNOBS.values():
-        assert f'"{knob}"' not in src, knob
+    for mod in (matrix_exec, matrix_guest, matrix_traffic):
+        src = open(mod.__file__).read()
+        for knob in matrix.KNOBS.values():
+            assert f'"{knob}"' not in src, (mod.__name__, knob)
 
 
 def test_dmesg_scan_tells_a_wake_cause_from_a_hang():
     # "Change" holds "hang": the word, not the letters, fails a cell.
-    bad = matrix_exec.DMESG_BAD.search
+    bad = matrix_guest.DMESG_BAD.search
     assert not bad("e1000e 0000:00:01.0 eth0: MAC Wakeup cause - Link "
                    "Status Change")
     assert bad("e1000e 0000:00:01.0 eth0: Detected Tx Unit hang")

@@ -16,7 +16,7 @@ outside the code under test:
 import pytest
 
 from e1000epp.vm import harness
-from e1000epp import cost, matrix_exec
+from e1000epp import cost, matrix_traffic
 
 N = 64
 VM_APPEND = "e1000epp.load=0 intel_iommu=on iommu.strict=1"
@@ -69,7 +69,7 @@ def test_n_frames_with_copybreak_0_under_strict_iommu(costvm):
     w.start()
     vm.agent.kv(f"RXSTART eth0 77 {N} {harness.PEER_MAC}")
     vm.peer.command(f"TXL {harness.GUEST_MAC} 77 1000 {N}")
-    got = matrix_exec.agent_rx_wait(vm)
+    got = matrix_traffic.agent_rx_wait(vm)
     raw = w.stop()
     vm.agent.kv("RXSTOP")
     s1 = harness.ethtool_stats(vm.agent)

@@ -37,7 +37,7 @@ from .patterns import (M32, PP_ETHERTYPE, PP_MAGIC, mac_bytes, pp_fnv1a,
 from .qmplog import Qmp
 from .waits import HarnessError, settle, wait_until
 
-# What tests and scripts (scripts/e1000epp/matrix_exec.py) take from here.
+# What tests and the matrix (matrix_exec, matrix_traffic) take from here.
 __all__ = [
     "GUEST_IP", "GUEST_IP6", "GUEST_MAC", "PEER_IP", "PEER_IP6", "PEER_MAC",
     "Agent", "AgentError", "REPO", "qemu_python", "repo_paths",

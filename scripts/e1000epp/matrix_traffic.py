@@ -1,0 +1,460 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""A matrix cell's traffic steps (matrix_exec.run_cell runs them): the
+pattern frames both ways (lengths from the programmed layout, the VLAN
+tag on the wire, marked and faulted frames), a burst faster than the
+guest cleans, UDP echo, TCP both ways, a runtime suspend between the
+streams, and with --cost the measured window and receive-only burst.
+"""
+
+import os
+import struct
+from collections import Counter
+
+from . import cost, matrix, matrix_report, rxlayout
+from .matrix_guest import (LINK_TIMEOUT, carrier, ethtool_stats, qom_get,
+                           qom_set, read_qom, sh, situations_now)
+from .vm import harness
+
+REPEAT = 3
+ERR_MARKED = matrix.ERR_FRAMES
+# Rx data writes the DMA-fault cell has the device reject.
+DMA_FAULTS = 1
+UDP_COUNT = 8
+TCP_BYTES = 256 * 1024
+TCP_CHUNK = 16384
+TCP_TIMEOUT = 90
+SINK_PORT = 5001
+RX_PORT = 5002
+# What Linux's e1000e logs when a wake-up resumed it (e1000_resume).
+WAKE_CAUSE = "MAC Wakeup cause - Link Status Change"
+
+
+def _kv_counters(d):
+    keys = ("good", "bad", "trunc", "corrupt", "fcs_bad", "missing", "dup",
+            "reorder", "stale", "bytes")
+    return {k: d.get(k) for k in keys}
+
+
+def agent_rx_wait(vm, bound=matrix.TRAFFIC_TIMEOUT):
+    """The agent answers once its Rx session has counted every frame it
+    expects (so does the peer's WAIT), or after bound s (frames the NIC
+    lost never come; matrix.TRAFFIC_TIMEOUT by default); returns
+    its counters (RXSTAT); the verdict is the caller's."""
+    return vm.agent.kv(f"RXWAIT {bound * 1000}", timeout=bound + 30)
+
+
+def traffic(vm, cell, run_base, checks, cell_dir, tlog, bound):
+    """Every traffic step runs even when an earlier one failed; a step the
+    agent or peer refuses (no route: nothing crossed) is a failed check,
+    a harness error (no answer at all) ends the cell. bound: seconds to
+    wait for pattern frames that may have been lost."""
+    steps = [("frames", traffic_frames), ("udp", traffic_udp),
+             ("tcp guest->peer", traffic_tcp_tx),
+             ("tcp peer->guest", traffic_tcp_rx)]
+    if cell.family and cell.family.burst:
+        steps.insert(0, ("burst", traffic_burst))
+    if cell.family and cell.family.suspend:
+        steps.insert(-1, ("runtime suspend", runtime_suspend))
+    for name, step in steps:
+        if name.startswith("tcp") and not checks.udp_ok:
+            # No datagram came back: a TCP stream would only wait for its
+            # timeout. The reason is already recorded by the UDP check.
+            checks.true(f"{name}: not attempted", False,
+                        "no UDP datagram was echoed, so no TCP handshake "
+                        "can complete")
+            continue
+        try:
+            step(vm, cell, run_base, checks, cell_dir, tlog, bound)
+        except harness.AgentError as e:
+            checks.true(f"{name}: the agent refused", False,
+                        str(e).splitlines()[0])
+            tlog(f"{name}: {e}")
+
+
+def wire_tags(pcap_path, src_mac, run):
+    """{"VLAN ID" or "untagged": frames} of the pattern frames of run
+    that src_mac put on the wire, from the peer's capture."""
+    src = harness.mac_bytes(src_mac)
+    out = Counter()
+    for _, f in harness.read_pcap(pcap_path):
+        vid, off = "untagged", 12
+        if f[6:12] != src or len(f) < 32:
+            continue
+        if f[12:14] == b"\x81\x00":
+            vid, off = str(struct.unpack_from(">H", f, 14)[0] & 0xfff), 16
+        if struct.unpack_from(">H", f, off)[0] != harness.PP_ETHERTYPE:
+            continue
+        if struct.unpack_from(">I", f, off + 6)[0] == run:
+            out[vid] += 1
+    return dict(out)
+
+
+def marked_frames(fam):
+    """How many pattern frames the family's knob marks or faults."""
+    if not fam or not fam.knob:
+        return 0
+    if fam.knob.startswith("error-"):
+        return ERR_MARKED
+    return DMA_FAULTS if fam.knob == "dma-fault-writes" else 0
+
+
+def _lost(fails):
+    """The sequence numbers of `lost:3,7;...` (the agent's first ones)."""
+    for word in (fails or "-").split(";"):
+        if word.startswith("lost:"):
+            return [int(x) for x in word[5:].split(",") if x]
+    return []
+
+
+def traffic_frames(vm, cell, run_base, checks, cell_dir, tlog, bound):
+    ifname = "eth0.100" if cell.vlan else "eth0"
+    layout = checks.layout
+    lens = sorted(set(cell.frame_lengths()) |
+                  set(layout["fcs_lengths"] if layout else []))
+    count = len(lens) * REPEAT
+    want_bytes = sum(lens) * REPEAT
+    lens_csv = ",".join(map(str, lens))
+    tlog(f"frame lengths {lens_csv} x{REPEAT} on {ifname}")
+    fam = cell.family
+    marked = marked_frames(fam)
+    # Sent in order, seq k is lens[k % len(lens)] bytes: the marked
+    # frames are the first ones, lost unless the family delivers them.
+    lost = 0 if not marked or fam.delivered else marked
+    lost_bytes = sum(lens[k % len(lens)] for k in range(lost))
+    want = {"good": count - lost, "bad": 0, "trunc": 0, "corrupt": 0,
+            "fcs_bad": 0, "missing": lost, "dup": 0, "reorder": 0,
+            "stale": 0, "bytes": want_bytes - lost_bytes}
+    dma_fault = bool(fam and fam.knob == "dma-fault-writes")
+
+    # Peer -> guest.
+    run = run_base + 1
+    fcs = " fcs" if cell.crc == "rxfcs" else ""
+    vm.agent.kv(f"RXSTART {ifname} {run} {count} {harness.PEER_MAC}{fcs}")
+    vid = f" {matrix.VLAN_ID}" if cell.vlan else ""
+    sit0 = situations_now(vm)
+    if marked:
+        knob = matrix.KNOBS[fam.knob]
+        qom_set(vm, knob, marked)
+        tlog(f"qom-set {knob} {marked}")
+    vm.peer.command(f"TXL {harness.GUEST_MAC} {run} {lens_csv} {REPEAT}"
+                    f"{vid}")
+    if lost:
+        # The marked frames never come: wait for the others.
+        harness.settle(lambda: vm.agent.kv("RXSTAT"),
+                       lambda st: st.get("good", 0) >= count - lost, bound,
+                       interval=0.2)
+    else:
+        agent_rx_wait(vm, bound)
+    got = vm.agent.kv("RXSTOP")
+    sit1 = situations_now(vm)
+    tlog(f"peer->guest agent: {got}")
+    checks.frames_ok = got.get("good", 0) > 0
+    counted = _kv_counters(got)
+    if dma_fault:
+        # The rejected frame's buffer kept its old bytes: a frame of an
+        # earlier run when it held one, else nothing for this socket.
+        checks.true("peer->guest: at most the rejected frame seen as "
+                    "another run's", counted.pop("stale", 0) <= marked,
+                    f"stale {got.get('stale')}")
+        want = {k: v for k, v in want.items() if k != "stale"}
+    checks.eq("frames peer->guest (agent)", counted, want)
+    fails = got.get("fails", "-")
+    if lost:
+        checks.eq("peer->guest: the frames lost are the marked ones "
+                  "(first sequence numbers)", _lost(fails),
+                  list(range(lost)))
+        checks.lost_seqs = list(range(lost))
+        fails = ";".join(w for w in fails.split(";")
+                         if not w.startswith("lost:")) or "-"
+    if fails != "-":
+        checks.true("peer->guest first failures", False, fails)
+    if marked:
+        checks.eq(f"{knob} marks left after the stream",
+                  qom_get(vm, knob), 0)
+    if layout and not layout["secrc"]:
+        # Each placement confirmed by the device's counters: every
+        # pattern frame whose FCS the layout places across a boundary or
+        # alone, REPEAT times; nothing else crosses in this step.
+        # (The marked frames the device dropped never reach a buffer.)
+        want_fcs = {k: sum(rxlayout.placement(
+                        layout, lens[i % len(lens)]) == k
+                        for i in range(lost, count))
+                    for k in ("straddle", "alone")}
+        if sit0 is None or sit1 is None:
+            checks.true("FCS placements (device situations)", False,
+                        "the device has no situations counters")
+        else:
+            checks.eq("FCS placements peer->guest (device situations "
+                      "fcs-straddle, fcs-alone)",
+                      {k: sit1.get(f"fcs-{k}", 0) - sit0.get(f"fcs-{k}", 0)
+                       for k in want_fcs}, want_fcs)
+        layout["placements"] = {str(n): rxlayout.placement(layout, n)
+                                for n in lens}
+
+    # Guest -> peer.
+    want = dict(want, good=count, missing=0, bytes=want_bytes, stale=0)
+    run = run_base + 2
+    vm.peer.command(f"RX {run} {count} {harness.GUEST_MAC}")
+    vm.agent.kv(f"TXL {ifname} {harness.PEER_MAC} {run} {lens_csv} "
+                f"{REPEAT}")
+    st = vm.peer.wait("rx", count, timeout=bound)
+    tlog(f"guest->peer peer: {st['rx']} fails={st['fails']} "
+         f"vlan_in={st['vlan_in']}")
+    checks.eq("frames guest->peer (peer)", _kv_counters(st["rx"]), want)
+    if st["fails"] != "-":
+        checks.true("guest->peer first failures", False, st["fails"])
+    # On the wire (the peer's capture): the guest's frames carry the
+    # VLAN's tag, and only those, or none.
+    vid = str(matrix.VLAN_ID) if cell.vlan else "untagged"
+    try:
+        tags = wire_tags(os.path.join(cell_dir, "peer.pcap"),
+                         harness.GUEST_MAC, run)
+    except (OSError, harness.HarnessError) as e:
+        checks.true("guest->peer tags read from the capture", False, str(e))
+    else:
+        checks.eq("guest->peer frames on the wire by VLAN ID (the capture)",
+                  tags, {vid: count})
+
+
+def traffic_burst(vm, cell, run_base, checks, cell_dir, tlog, bound):
+    """BURST_FRAMES pattern frames queued by the peer at once, faster than
+    the guest's NAPI cleans them under TCG. Conservation from both sides:
+    what the peer sent = what the agent got + what the device dropped
+    (MPC); the device saw every frame. A multi-buffer burst (LONG_FRAME
+    at MTU 1500) is discarded whole by the driver ("all receives must
+    fit into a single buffer", e1000_clean_rx_irq): the agent gets none,
+    the device wrote each one it did not drop to the ring."""
+    fam = cell.family
+    long = fam.burst == "long"
+    n = matrix.LONG_FRAMES if long else matrix.BURST_FRAMES
+    length = matrix.LONG_FRAME if long else cell.mtu + 14
+    run = run_base + 5
+    fcs = " fcs" if cell.crc == "rxfcs" else ""
+    names = ("rx-offered", "rx-delivered", "rx-missed")
+    d0 = {k: qom_get(vm, k) for k in names}
+    p0 = vm.peer.stats()
+    vm.agent.kv(f"RXSTART eth0 {run} {n} {harness.PEER_MAC}{fcs}")
+    knob = matrix.KNOBS["fetch-limit"]
+    if fam.knob == "fetch-limit":
+        qom_set(vm, knob, matrix.FETCH_LIMIT)
+        tlog(f"qom-set {knob} {matrix.FETCH_LIMIT}")
+    sit0 = situations_now(vm) or {}
+    vm.peer.command(f"TXL {harness.GUEST_MAC} {run} {length} {n}")
+
+    def delta():
+        return {k: qom_get(vm, k) - d0[k] for k in names}
+    # The device takes every frame from the socket, then the guest
+    # cleans what reached the ring: wait for both (frames the device
+    # dropped never come).
+    harness.wait_until("the device to take the burst",
+                       lambda: delta()["rx-offered"] >= n, bound,
+                       interval=0.2)
+    if fam.knob == "fetch-limit":
+        # Fetching only on tail writes, the ring stops part-way into a
+        # frame; with Linux's tail every 16 buffers it may not move on
+        # by itself, so the knob goes back to 0 (fetch on demand) once
+        # the dry point is there (or the bound passed: the cell then
+        # fails for the situation) and the rest of the burst drains.
+        harness.settle(lambda: (situations_now(vm) or {}).get(
+            "ring-dry-midframe", 0) - sit0.get("ring-dry-midframe", 0),
+            lambda v: v > 0, bound, interval=0.2)
+        qom_set(vm, knob, 0)
+        tlog(f"qom-set {knob} 0")
+        harness.settle(delta, lambda d: d["rx-delivered"] + d["rx-missed"]
+                       >= n, bound, interval=0.2)
+    want_agent = 0 if long else None
+
+    def agent_done():
+        st = vm.agent.kv("RXSTAT")
+        d = delta()
+        expect = d["rx-delivered"] if want_agent is None else 0
+        return st if st.get("good", 0) >= expect else None
+    if want_agent is None:
+        harness.settle(agent_done, lambda v: v is not None, bound,
+                       interval=0.2)
+    got = vm.agent.kv("RXSTOP")
+    d = delta()
+    p1 = vm.peer.stats()
+    sent = p1["tx_pattern_frames"] - p0["tx_pattern_frames"]
+    tlog(f"burst {n} x {length}: peer sent {sent}; device {d}; agent {got}")
+    checks.eq(f"burst of {n} x {length} bytes: peer sent, device offered",
+              (sent, d["rx-offered"]), (n, n))
+    checks.eq("burst: device offered = delivered to the ring + missed "
+              "(MPC)", d["rx-delivered"] + d["rx-missed"], d["rx-offered"])
+    if long:
+        checks.eq("burst: multi-descriptor frames reaching the socket "
+                  "(the driver discards them)", got.get("good"), 0)
+    else:
+        checks.eq("burst: peer sent = agent got + device missed (MPC)",
+                  got.get("good", 0) + d["rx-missed"], sent)
+        checks.eq("burst: frames the agent got intact",
+                  {k: got.get(k) for k in ("bad", "trunc", "corrupt",
+                                           "fcs_bad", "dup", "reorder")},
+                  {k: 0 for k in ("bad", "trunc", "corrupt", "fcs_bad",
+                                  "dup", "reorder")})
+    checks.burst = d
+
+
+def traffic_udp(vm, cell, run_base, checks, cell_dir, tlog, bound):
+    """UDP both ways: the peer echoes every datagram."""
+    # When no pattern frame reached the guest, one datagram is enough to
+    # show whether anything does (each lost one costs its 5 s timeout).
+    count = UDP_COUNT if checks.frames_ok else 1
+    for n in cell.udp_lengths():
+        echo = vm.agent.kv(f"UDP {harness.PEER_IP} 7 {count} {n} 5000",
+                           timeout=120)
+        tlog(f"udp {n}: {echo}")
+        checks.eq(f"UDP echo of {n}-byte datagrams", echo,
+                  {"sent": count, "echoed": count, "bad": 0})
+        if echo.get("echoed") == 0:
+            checks.udp_ok = False
+            break       # nothing crosses: the next size would only wait
+
+
+def traffic_tcp_tx(vm, cell, run_base, checks, cell_dir, tlog, bound):
+    """TCP guest -> peer, every segment checked by the peer's sink."""
+    run = run_base + 3
+    mss = cell.mtu - 40
+    sinklog = os.path.join(cell_dir, "tcpsink.log")
+    vm.peer.command(f"TCPSINK {SINK_PORT} {run} {mss} {sinklog}")
+    _, term = vm.agent.request(
+        f"TCPTX eth0 {harness.PEER_IP} {SINK_PORT} {run} {TCP_BYTES} "
+        f"{TCP_CHUNK} {TCP_TIMEOUT}", timeout=TCP_TIMEOUT + 60)
+    sink = harness.settle(lambda: vm.peer.command("TCPSTAT"),
+                          lambda s: s["state"] == "closed", 30)
+    tlog(f"tcp guest->peer: agent {term}; sink {sink}")
+    checks.eq("TCP guest->peer: bytes checked by the sink",
+              (sink["data_bytes"], sink["errors"], sink["state"]),
+              (TCP_BYTES, 0, "closed"))
+    if sink.get("errors"):
+        checks.true("TCP sink first error", False, sink.get("first_error"))
+
+
+def runtime_suspend(vm, cell, run_base, checks, cell_dir, tlog, bound):
+    """Linux runtime-suspends e1000e only without link (its idle
+    callback), after arming link-change wake: with power/control auto,
+    the link taken away suspends the function (D3hot); the link back
+    sets PMCSR.PME_Status, the PCI core's PME poll resumes it and the
+    driver logs the cause it reads from WUS."""
+    _, pci = sh(vm, "basename $(readlink /sys/class/net/eth0/device)")
+    pci = pci.strip()
+    ctl = f"/sys/bus/pci/devices/{pci}/power"
+
+    def status():
+        return sh(vm, f"cat {ctl}/runtime_status", check=False)[1].strip()
+
+    def wakes():
+        return sh(vm, "dmesg", check=False)[1].count(WAKE_CAUSE)
+    wakes0 = wakes()
+    sh(vm, f"echo auto > {ctl}/control")
+    vm.qmp.execute("set_link", name=vm.netdev_id, up=False)
+    tlog("set_link off, power/control auto")
+    try:
+        harness.wait_until("runtime suspend", lambda: status() ==
+                           "suspended", bound, interval=0.5)
+        tlog("runtime suspended")
+        vm.qmp.execute("set_link", name=vm.netdev_id, up=True)
+        tlog("set_link on")
+        harness.wait_until("runtime resume through PME", lambda: status()
+                           == "active", bound, interval=0.5)
+        tlog("runtime active")
+    except harness.HarnessError as e:
+        checks.true("runtime suspend and resume", False,
+                    str(e).splitlines()[0])
+    finally:
+        vm.qmp.execute("set_link", name=vm.netdev_id, up=True)
+        sh(vm, f"echo on > {ctl}/control")
+    harness.wait_until("carrier on eth0 after the resume",
+                       lambda: carrier(vm), LINK_TIMEOUT, interval=0.2)
+    checks.eq(f"the driver's wake cause (dmesg: {WAKE_CAUSE})",
+              wakes() - wakes0, 1)
+
+
+def traffic_tcp_rx(vm, cell, run_base, checks, cell_dir, tlog, bound):
+    """TCP peer -> guest, every byte checked by the agent."""
+    mss = cell.mtu - 40
+    run = run_base + 4
+    line = f"TCPRX {RX_PORT} {run} {TCP_BYTES} {TCP_TIMEOUT}"
+    vm.agent.send(line)
+    # The agent answers only once the stream is over; give it a moment to
+    # listen (the peer's SYN is retransmitted if it comes too early).
+    vm.peer.command(f"TCPSEND {harness.GUEST_MAC} {harness.GUEST_IP} "
+                    f"{RX_PORT} {run} {TCP_BYTES} {mss}")
+    if cell.family and cell.family.knob == "link-drop":
+        # The cable out while the stream runs: the peer's source resends
+        # what was lost, the guest's driver sees the link come back.
+        qom_set(vm, matrix.KNOBS["link-drop"], matrix.LINK_DROP_MS)
+        tlog(f"qom-set {matrix.KNOBS['link-drop']} {matrix.LINK_DROP_MS}")
+    _, term = vm.agent.collect(line, timeout=TCP_TIMEOUT + 60)
+    got = {k: int(v) for k, v in (w.split("=") for w in term.split())}
+    src = harness.settle(lambda: vm.peer.command("TCPSENDSTAT"),
+                         lambda s: s["state"] == "closed", 30)
+    tlog(f"tcp peer->guest: agent {got}; source {src}")
+    checks.eq("TCP peer->guest: bytes checked by the agent",
+              (got["bytes"], got["bad"], got["complete"]),
+              (TCP_BYTES, 0, 1))
+    checks.eq("TCP peer->guest: source state and checksum errors",
+              (src["state"], src["bad_csum"], src["resets"]),
+              ("closed", 0, 0))
+
+
+def measured_traffic(vm, cell, run_base, checks, cell_dir, tlog, window,
+                     bound):
+    """traffic() inside a cost window; returns the window's raw numbers
+    and the device's buffer counters over it (None without --cost)."""
+    if window is None:
+        traffic(vm, cell, run_base, checks, cell_dir, tlog, bound)
+        return None, None
+    buf0 = read_qom(vm, cost.BUF_COUNTERS)
+    window.start()
+    traffic(vm, cell, run_base, checks, cell_dir, tlog, bound)
+    raw = window.stop()
+    buf1 = read_qom(vm, cost.BUF_COUNTERS)
+    buf = {k: buf1[k] - buf0[k] for k in buf1
+           if isinstance(buf1[k], int) and isinstance(buf0[k], int)}
+    return raw, buf
+
+
+def rx_burst(vm, cell, run, checks, tlog, window, bound):
+    """The receive-only burst (cost.RX_BURST frames of the cell's largest
+    length, peer -> guest) in a window of its own: (raw, rx packets).
+    Sent in rounds of cost.RX_ROUND, each received before the next: a
+    burst longer than the ring overflows the packet buffer (the device
+    drops and counts MPC, as the silicon would) once the guest falls
+    behind, and a lost frame would change the work per packet."""
+    ifname = "eth0.100" if cell.vlan else "eth0"
+    fcs = " fcs" if cell.crc == "rxfcs" else ""
+    vid = f" {matrix.VLAN_ID}" if cell.vlan else ""
+    n, length = cost.RX_ROUND, cell.mtu + 14
+    rounds = cost.RX_BURST // n
+    good = bad = missing = 0
+    s0 = ethtool_stats(vm)
+    window.start()
+    for k in range(rounds):
+        vm.agent.kv(f"RXSTART {ifname} {run + k} {n} "
+                    f"{harness.PEER_MAC}{fcs}")
+        vm.peer.command(f"TXL {harness.GUEST_MAC} {run + k} {length} "
+                        f"{n}{vid}")
+        agent_rx_wait(vm, bound)
+        got = vm.agent.kv("RXSTOP")
+        good += got.get("good", 0)
+        bad += got.get("bad", 0)
+        missing += got.get("missing", 0)
+    raw = window.stop()
+    s1 = ethtool_stats(vm)
+    tlog(f"rx burst {rounds} x {n} x {length}: good {good} bad {bad} "
+         f"missing {missing}")
+    checks.eq(f"receive-only burst of {rounds} x {n} x {length} bytes "
+              "(cost): good, bad, missing", (good, bad, missing),
+              (rounds * n, 0, 0))
+    return raw, s1.get("rx_packets", 0) - s0.get("rx_packets", 0)
+
+
+def record_cost(cell_dir, raw, buf, stats0, stats1, burst):
+    rx = stats1.get("rx_packets", 0) - stats0.get("rx_packets", 0)
+    tx = stats1.get("tx_packets", 0) - stats0.get("tx_packets", 0)
+    m = cost.metrics(raw, rx, tx, buf, burst)
+    matrix_report.write_json(os.path.join(cell_dir, "cost.json"),
+                      {"metrics": m, "raw": raw, "device": buf,
+                       "burst": {"raw": burst[0], "rx_packets": burst[1]}})
+    return m
