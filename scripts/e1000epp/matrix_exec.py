@@ -273,11 +273,13 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
 
 def run_cells(cells, device, report_dir, peer_bin, guest_dir=None,
               on_result=print, on_boot=print, measure_cost=False,
-              traffic_timeout=matrix.TRAFFIC_TIMEOUT):
+              traffic_timeout=matrix.TRAFFIC_TIMEOUT, keep_state=False):
     """Run cells (in matrix.plan order); returns (results, boots).
     measure_cost: load the cost plugin and measure every cell's traffic
     (cost.py). traffic_timeout: seconds a cell waits for pattern frames
-    (lost ones never come)."""
+    (lost ones never come). keep_state: after a failing cell (FAIL, or
+    ERROR with QEMU still up) save the VM into cells/<name>/state
+    (snapshot.py); the guest then runs on as after any cell."""
     results, boots = [], 0
     index = 0
     for boot_key, group in matrix.plan(cells):
@@ -321,6 +323,12 @@ def run_cells(cells, device, report_dir, peer_bin, guest_dir=None,
                                  os.path.join(report_dir, "cells",
                                               cell.name),
                                  on_boot, window, traffic_timeout)
+                    if keep_state and r["status"] != matrix.PASS and \
+                            vm.machine.is_running():
+                        from . import snapshot
+                        d = os.path.join(report_dir, "cells", cell.name)
+                        if snapshot.keep(vm, d, cell.name, on_boot):
+                            r["evidence"] = sorted(os.listdir(d))
                     results.append(r)
                     on_result(r)
                     if r["status"] == matrix.ERROR:

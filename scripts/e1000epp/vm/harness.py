@@ -61,7 +61,8 @@ class Vm:
 
     def __init__(self, device, report_dir, append="", netdev_id="n0",
                  mac=GUEST_MAC, extra_args=(), boot_timeout=120, ipv6=False,
-                 device_args=(), guest_dir=None):
+                 device_args=(), guest_dir=None, agent_ports=1,
+                 incoming=None, peer=None):
         self.device = device
         self.report_dir = Path(report_dir)
         self.report_dir.mkdir(parents=True, exist_ok=True)
@@ -79,6 +80,22 @@ class Vm:
         self.console = self.report_dir / "console.log"
         self.machine = None
         self.peer = self.qmp = self.agent = None
+        # agent_ports > 1: more agents on ttyS2.. (started by the caller
+        # in the guest; sockets agent2.sock, ...), for traffic that runs
+        # side by side; the same serial ports on every QEMU of a
+        # migration.
+        self.agent_ports = agent_ports
+        self.agents = []
+        # incoming: an -incoming URI: start() launches a migration
+        # destination (vm/migration.py). peer: a Peer the caller owns
+        # (shared by the QEMUs of a migration); the NIC connects to its
+        # socket and stop() leaves it running.
+        self.incoming = incoming
+        self.own_peer = peer is None
+        self.net_sock = Path(peer.sock_path) if peer else \
+            self.sockdir / "net.sock"
+        if peer:
+            self.peer = peer
         self.t_start = None
         self.t_ready = None
 
@@ -108,12 +125,25 @@ class Vm:
             "-chardev", f"socket,id=agent,path={self.sockdir}/agent.sock,"
                         "server=on,wait=off",
             "-serial", "chardev:agent",
-        ] + self.device_args + [
+        ] + self._agent_port_args() + self.device_args + [
             "-device", f"{self.device},id={self.NIC_ID},"
                        f"netdev={self.netdev_id},mac={self.mac},romfile=",
             "-netdev", f"stream,id={self.netdev_id},server=off,"
-                       f"addr.type=unix,addr.path={self.sockdir}/net.sock",
-        ] + self.extra_args
+                       f"addr.type=unix,addr.path={self.net_sock}",
+        ] + self.extra_args + (["-incoming", self.incoming]
+                               if self.incoming else [])
+
+    def _agent_port_args(self):
+        args = []
+        for n in range(2, self.agent_ports + 1):
+            args += ["-chardev", f"socket,id=agent{n},path={self.sockdir}/"
+                     f"agent{n}.sock,server=on,wait=off",
+                     "-serial", f"chardev:agent{n}"]
+        return args
+
+    def agent_socket(self, n=1):
+        """The host end of the agent on ttyS<n>."""
+        return self.sockdir / ("agent.sock" if n == 1 else f"agent{n}.sock")
 
     def kernel(self):
         """The image's kernel as QEMU boots it: the decompressed vmlinux
@@ -137,7 +167,35 @@ class Vm:
     def start(self, peer_bin):
         for f in ("peer.pcap", "console.log"):
             (self.report_dir / f).unlink(missing_ok=True)
-        self.peer = Peer(peer_bin, self.sockdir / "net.sock", self.report_dir)
+        if self.own_peer:
+            self.peer = Peer(peer_bin, self.net_sock, self.report_dir)
+        self.launch()
+        if self.incoming:
+            # A destination: its agents' sockets connected before the
+            # switch-over (a chardev drops what the guest writes while
+            # no client is there); nothing to wait for until then.
+            self.agents = [Agent(self.agent_socket(n), self.report_dir /
+                                 f"agent{n}-in.log")
+                           for n in range(1, self.agent_ports + 1)]
+            self.agent = self.agents[0]
+            return self
+        wait_until("the NIC's netdev to connect to the peer",
+                   lambda: self.peer.connected() or self._exited(), 30,
+                   evidence=self._qemu_log_tail)
+        self._check_running()
+        self.agent = Agent(self.agent_socket(), self.report_dir / "agent.log")
+        self.agents = [self.agent]
+        wait_until(f"{READY_MARKER} on the console",
+                   lambda: READY_MARKER in self.console_text() or
+                   self._exited(), self.boot_timeout, interval=0.05,
+                   evidence=self.console_tail)
+        self._check_running()
+        self.t_ready = time.monotonic()
+        self.agent.hello()
+        return self
+
+    def launch(self):
+        """QEMU started with argv() and its QMP connected."""
         qemu_python()
         from qemu.machine import QEMUMachine
         self.machine = QEMUMachine(str(self.paths["QEMU_BIN"]),
@@ -155,20 +213,6 @@ class Vm:
         (self.report_dir / "qemu.cmdline").write_text(
             " ".join(a.decode() for a in cmdline) + "\n")
         self.qmp = Qmp(self.machine, self.report_dir / "qmp.log")
-        wait_until("the NIC's netdev to connect to the peer",
-                   lambda: self.peer.connected() or self._exited(), 30,
-                   evidence=self._qemu_log_tail)
-        self._check_running()
-        self.agent = Agent(self.sockdir / "agent.sock",
-                           self.report_dir / "agent.log")
-        wait_until(f"{READY_MARKER} on the console",
-                   lambda: READY_MARKER in self.console_text() or
-                   self._exited(), self.boot_timeout, interval=0.05,
-                   evidence=self.console_tail)
-        self._check_running()
-        self.t_ready = time.monotonic()
-        self.agent.hello()
-        return self
 
     def _exited(self):
         return not self.machine.is_running()
@@ -192,26 +236,30 @@ class Vm:
     def stop(self):
         """Power the guest off (agent QUIT), else quit via QMP, else kill."""
         final = None
-        if self.agent:
+        quit_sent = False
+        if self.agent and not self.incoming:
             try:
                 self.agent.request("QUIT", timeout=10)
+                quit_sent = True
             except (HarnessError, OSError):
                 pass
-            self.agent.close()
+        for agent in self.agents:
+            agent.close()
         if self.machine:
             # The agent's QUIT powers the guest off; else QMP quit, else
             # SIGKILL (QEMUMachine.shutdown does both in that order).
-            try:
-                self.machine.wait(timeout=30)
-            except Exception:
-                pass
+            if quit_sent:
+                try:
+                    self.machine.wait(timeout=30)
+                except Exception:
+                    pass
             try:
                 self.machine.shutdown(timeout=10)
             except Exception:
                 self.machine.kill()
         if self.qmp:
             self.qmp.close()
-        if self.peer:
+        if self.peer and self.own_peer:
             final = self.peer.close()
         shutil.rmtree(self.sockdir, ignore_errors=True)
         return final
