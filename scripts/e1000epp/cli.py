@@ -215,6 +215,16 @@ def _do_race(args):
     return race.run(args)
 
 
+def _resume_args(p):
+    from . import resume
+    resume.add_arguments(p)
+
+
+def _do_resume(args):
+    from . import resume
+    return resume.run(args)
+
+
 def cmd_qemu(args):
     if not os.access(paths.QEMU_BIN, os.X_OK):
         print("error: the emulator is not built yet (%s)\n"
@@ -257,6 +267,9 @@ COMMANDS = [
             "minutes: new inputs are kept in build/fuzz/corpus, crashes "
             "are minimised into tests/fuzz/regressions", _fuzz_args,
             _do_fuzz, SETUP_NO_GUEST),
+    Command("resume", "a failing cell's VM saved by run --keep-state, "
+            "loaded where it failed (paused, with QMP, the monitor and a "
+            "gdbstub); never sets up", _resume_args, _do_resume, None),
 ]
 
 

@@ -5,7 +5,7 @@
                     [--only PATTERNS]
                     [--shard I/N] [--baseline DIR] [--list] [--cost]
                     [--json FILE] [--require-coverage LIST]
-                    [--traffic-timeout SECONDS]
+                    [--traffic-timeout SECONDS] [--keep-state]
                     [--device e1000e-pp|e1000e] [--report DIR] [--vms N]
     ./e1000e-pp merge --report OUT SHARD_DIR...
 """
@@ -58,6 +58,11 @@ def add_run_arguments(p):
                    "(default %(default)s; frames a NIC lost never come, "
                    "so a cell that loses them waits this long; under TCG "
                    "a frame crosses in milliseconds)")
+    p.add_argument("--keep-state", action="store_true",
+                   help="after every failing cell, save the VM (QEMU's "
+                   "migrate to a file) into cells/<name>/state for "
+                   "./e1000e-pp resume CELLDIR; the guest then runs on "
+                   "(docs/usage.md, \"Snapshots\")")
     p.add_argument("--vms", metavar="N", type=argtypes.int_range(1, 64),
                    help="run up to N boot groups at once, each in a VM of "
                    "its own (default: one per CPU, as many as fit in "
@@ -313,12 +318,14 @@ def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
                         "run ./e1000e-pp setup (it builds tools/plugin "
                         "against a QEMU configured with --enable-plugins)")
     meta["cost"] = bool(args.cost)
+    meta["keep_state"] = bool(args.keep_state)
 
     def run_group(group, report_result):
         return matrix_exec.run_cells(
             group, args.device, report, peer_bin, guest_dir=guest_dir,
             on_result=report_result, on_boot=on_boot,
-            measure_cost=args.cost, traffic_timeout=args.traffic_timeout)
+            measure_cost=args.cost, traffic_timeout=args.traffic_timeout,
+            keep_state=args.keep_state)
 
     results, boots = run_groups(groups, vms, run_group, on_result)
     wall = time.monotonic() - t0

@@ -165,7 +165,7 @@ def resume_script(state_dir):
             "# line (cmdline.json) plus -incoming file:vm.state, a fresh\n"
             "# peer on the NIC's netdev socket, QMP, the monitor and a\n"
             "# gdbstub. Options: see ./e1000e-pp resume --help.\n"
-            f'exec "{repo}/e1000e-pp" resume --no-setup '
+            f'exec "{repo}/e1000e-pp" resume '
             f'"$(dirname "$0")/.." "$@"\n')
 
 
