@@ -225,6 +225,16 @@ def _do_resume(args):
     return resume.run(args)
 
 
+def _soak_args(p):
+    from . import soak
+    soak.add_arguments(p)
+
+
+def _do_soak(args):
+    from . import soak
+    return soak.run(args)
+
+
 def cmd_qemu(args):
     if not os.access(paths.QEMU_BIN, os.X_OK):
         print("error: the emulator is not built yet (%s)\n"
@@ -270,6 +280,11 @@ COMMANDS = [
     Command("resume", "a failing cell's VM saved by run --keep-state, "
             "loaded where it failed (paused, with QMP, the monitor and a "
             "gdbstub); never sets up", _resume_args, _do_resume, None),
+    Command("soak", "one guest for N minutes: TCP both ways, pattern "
+            "frames, link flaps, Tx-hang resets, runtime suspend, MTU "
+            "changes in a seeded order; fails on loss, corruption, kernel "
+            "warnings, counters or memory drifting", _soak_args, _do_soak,
+            SETUP_ALL),
 ]
 
 

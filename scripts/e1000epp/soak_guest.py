@@ -1,0 +1,257 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The soak's guest and what it reads from it (soak.py runs it).
+
+One harness.Vm with two more serial ports (COM3 on IRQ 5, COM4 on IRQ 7:
+ISA IRQs q35 leaves free, announced in QEMU's ACPI table, so Linux's
+8250 driver takes them as ttyS2 and ttyS3 with those IRQs; the default
+IRQs 4 and 3 would be shared with ttyS0 and ttyS1, and two QEMU devices
+driving one ISA line lose interrupts). A second and a third agent run on
+them, so the TCP streams of both directions run at once while the first
+agent configures the guest, reads it and runs the pattern rounds.
+
+Guest RAM is preallocated (-mem-prealloc): QEMU's resident memory then
+holds all 512 MiB from the start, and what it gains later is QEMU's
+own (the device, the net queue, TCG), not the guest touching its RAM
+for the first time.
+"""
+
+import re
+import threading
+import time
+
+from .vm import harness
+from .vm.agentlink import Agent
+
+# The two extra agents: (chardev id, ISA index, IRQ, guest tty).
+EXTRA_PORTS = (("soak1", 2, 5, "ttyS2"), ("soak2", 3, 7, "ttyS3"))
+NIC = "/machine/peripheral/" + harness.Vm.NIC_ID
+# The device's receive counters: where every frame the wire offered went
+# (hw/net/e1000e_pp/core/rx.c): offered = the sum of SINKS + the frames
+# still in the packet buffer (E1000E_PP_PKTBUF_FRAMES at most).
+OFFERED = "rx-offered"
+SINKS = ("rx-delivered", "rx-missed", "rx-filtered", "rx-oversize",
+         "rx-undersize", "rx-not-ready", "rx-dma-error", "rx-flushed",
+         "rx-errored", "rx-wake")
+# Of those, the frames the device dropped and counted.
+DROPS = ("rx-missed", "rx-oversize", "rx-undersize", "rx-not-ready",
+         "rx-dma-error", "rx-flushed", "rx-errored")
+OTHER = ("dma-errors", "pm-violations", "reset-accesses")
+PKTBUF_FRAMES = 512
+# Kernel log lines that fail the soak wherever they come from.
+DMESG_BAD = re.compile(
+    r"WARNING:|BUG:|Oops|general protection|Call Trace|kernel panic|"
+    r"page_pool|DMA-API|DMAR|refcount_t|list_(add|del) corruption|"
+    r"soft lockup|hung_task|rcu.*stall|e1000e.*\b(error|timeout)\b")
+# What the driver logs for a Tx hang and its reset: expected during a
+# Tx-hang event only.
+DMESG_HANG = re.compile(r"Detected Hardware Unit Hang|Reset adapter")
+
+
+class SoakVm:
+    """The booted guest: vm (harness.Vm), agents (control, tcp-tx,
+    tcp-rx), a peer lock (the peer answers one command at a time; the
+    TCP threads share it)."""
+
+    def __init__(self, device, report_dir, peer_bin):
+        self.device = device
+        self.vm = harness.Vm(device, report_dir)
+        extra = ["-mem-prealloc"]
+        for cid, index, irq, _ in EXTRA_PORTS:
+            extra += ["-chardev", f"socket,id={cid},path="
+                      f"{self.vm.sockdir}/{cid}.sock,server=on,wait=off",
+                      "-device", f"isa-serial,index={index},irq={irq},"
+                      f"chardev={cid}"]
+        self.vm.extra_args = extra
+        self.peer_bin = peer_bin
+        self.peer_lock = threading.Lock()
+        self.extra = []
+        self.pid = None
+
+    @property
+    def agent(self):
+        return self.vm.agent
+
+    def start(self):
+        self.vm.start(self.peer_bin)
+        self.pid = self.vm.machine.get_pid()
+        for cid, _, _, tty in EXTRA_PORTS:
+            self.agent.sh(f"/sbin/e1000epp-agent /dev/{tty} "
+                          ">/dev/null 2>&1 &")
+            a = Agent(self.vm.sockdir / f"{cid}.sock",
+                      self.vm.report_dir / f"agent-{tty}.log")
+            a.hello(timeout=60)
+            self.extra.append(a)
+        harness.link_up(self.vm)
+        return self
+
+    def stop(self):
+        for a in self.extra:
+            try:
+                a.request("QUIT", timeout=10)
+            except (harness.HarnessError, OSError):
+                pass
+            a.close()
+        return self.vm.stop()
+
+    # -- the peer, one command at a time --------------------------------
+
+    def peer(self, line, timeout=30):
+        with self.peer_lock:
+            return self.vm.peer.command(line, timeout=timeout)
+
+    # -- the device over QMP ---------------------------------------------
+
+    def qom_get(self, name):
+        return self.vm.qmp.execute("qom-get", path=NIC, property=name)
+
+    def qom_set(self, name, value):
+        self.vm.qmp.execute("qom-set", path=NIC, property=name, value=value)
+
+    def counters(self, names=(OFFERED,) + SINKS + OTHER):
+        """{name: value}, None where the device has no such property
+        (the stock model has none of them)."""
+        out = {}
+        for n in names:
+            try:
+                out[n] = self.qom_get(n)
+            except harness.HarnessError:
+                out[n] = None
+        return out
+
+    def counters_at_one_instant(self):
+        """The counters with the VM stopped (no frame moves, no timer
+        fires), then running again: a consistent cut."""
+        self.vm.qmp.execute("stop")
+        try:
+            return self.counters()
+        finally:
+            self.vm.qmp.execute("cont")
+
+    def link_drop_knob(self):
+        return self.device != "e1000e"
+
+    # -- the guest through the control agent ------------------------------
+
+    def sh(self, cmd, timeout=60, check=True):
+        return self.agent.sh(cmd, timeout=timeout, check=check)
+
+    def carrier(self):
+        return self.sh("cat /sys/class/net/eth0/carrier",
+                       check=False)[1].strip() == "1"
+
+    def wait_carrier(self, what, timeout=harness.LINK_TIMEOUT):
+        harness.wait_until(what, self.carrier, timeout, interval=0.2,
+                           evidence=self.vm.console_tail)
+
+    def pci_address(self):
+        _, out = self.sh("basename $(readlink /sys/class/net/eth0/device)")
+        return out.strip()
+
+    def mem_available_kib(self):
+        _, out = self.sh("cat /proc/meminfo")
+        for line in out.splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1])
+        raise harness.HarnessError("no MemAvailable in the guest's "
+                                   "/proc/meminfo")
+
+    def ethtool_stats(self):
+        return harness.ethtool_stats(self.agent)
+
+    def qemu_rss_kib(self):
+        """{VmRSS, RssAnon, RssFile}: QEMU's resident memory in KiB
+        (/proc/PID/status)."""
+        out = {}
+        with open(f"/proc/{self.pid}/status") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key in ("VmRSS", "RssAnon", "RssFile"):
+                    out[key] = int(value.split()[0])
+        return out
+
+
+class Dmesg:
+    """The guest's kernel log, read and cleared (`dmesg -c`) so that each
+    read brings only what is new; every line kept in path."""
+
+    def __init__(self, svm, path):
+        self.svm = svm
+        self.f = open(path, "w")
+        self.pending = []
+
+    def read(self):
+        """New lines since the last read (also added to pending)."""
+        _, out = self.svm.sh("dmesg -c", check=False)
+        lines = [ln for ln in out.splitlines() if ln.strip()]
+        for ln in lines:
+            self.f.write(ln + "\n")
+        self.f.flush()
+        self.pending.extend(lines)
+        return lines
+
+    def take(self):
+        """The lines read since the last take()."""
+        self.read()
+        out, self.pending = self.pending, []
+        return out
+
+    def close(self):
+        self.f.close()
+
+
+def bad_lines(lines, hang_allowed):
+    """The kernel log lines that fail the soak: warnings, bugs, faults,
+    and the driver's Tx hang and reset outside a Tx-hang event."""
+    return [ln for ln in lines if DMESG_BAD.search(ln) or
+            (not hang_allowed and DMESG_HANG.search(ln))]
+
+
+class DeviceEvents:
+    """The device's event list (qom-get events keeps the last 64),
+    gathered into one file: each read appends what followed the last
+    line seen."""
+
+    def __init__(self, svm, path):
+        self.svm = svm
+        self.path = path
+        self.last = None
+        self.lines = []
+        self.available = True
+
+    def poll(self):
+        if not self.available:
+            return []
+        try:
+            lines = (self.svm.qom_get("events") or "").splitlines()
+        except harness.HarnessError:
+            self.available = False
+            return []
+        new = lines
+        if self.last in lines:
+            new = lines[len(lines) - lines[::-1].index(self.last):]
+        if lines:
+            self.last = lines[-1]
+        self.lines.extend(new)
+        with open(self.path, "a") as f:
+            for ln in new:
+                f.write(ln + "\n")
+        return new
+
+
+def conservation(c):
+    """(residual, text): offered - every sink, the frames the packet
+    buffer still holds; None when the device keeps no such counters."""
+    if c.get(OFFERED) is None or any(c.get(k) is None for k in SINKS):
+        return None
+    return c[OFFERED] - sum(c[k] for k in SINKS)
+
+
+def drops(c):
+    """The counted drops (DROPS) of a counter reading, None without."""
+    if any(c.get(k) is None for k in DROPS):
+        return None
+    return sum(c[k] for k in DROPS)
+
+
+def now():
+    return time.monotonic()
