@@ -200,7 +200,14 @@ typedef struct InsnRing {
     uint64_t ring, bufs;
 } InsnRing;
 
-/* Wait for descriptor `last`'s write-back, asking QEMU as little as we can */
+/*
+ * Wait for descriptor `last`'s write-back, asking QEMU as little as we
+ * can.  The one place in the qtests that sleeps on purpose: QEMU runs
+ * under callgrind here and every qtest command it answers is counted in
+ * the instructions this mode measures, so the waits sleep in wall time
+ * between a few questions instead of polling (the frames need no virtual
+ * time: RDTR = 0).  The throughput mode above measures wall time itself.
+ */
 static void insn_wait_dd(E1000epp *d, uint64_t ring, unsigned last,
                          unsigned at)
 {
@@ -270,6 +277,7 @@ static void insn_rx_case(E1000epp *d, const InsnRing *r, size_t wire,
     e1000epp_wr(d, RDT0, INSN_RING - 1);
     bench_frame(frame, len, seq++);
     e1000epp_inject(d, frame, len);
+    /* Wall-clock sleeps, as in insn_wait_dd: questions cost instructions */
     for (i = 0; i < 100000 && !e1000epp_rd(d, RDH0); i++) {
         g_usleep(1000);
     }

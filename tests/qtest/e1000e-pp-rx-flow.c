@@ -249,7 +249,9 @@ void rx_ring_exhaustion_packet_buffer(const char *model)
      * Phase 3: refill; the held frames come out in order.  Deadline:
      * EXHAUST_ROUNDS refills (each 100 us of virtual time), far more
      * than the frames offered; stock's netdev queue drains in QEMU's
-     * main loop, so a dry round there also gives it 10 ms of real time.
+     * main loop, so after dry rounds there the test waits (main-loop
+     * turns) until the netdev has read every frame still on the socket:
+     * the refilled ring has room for all of them.
      */
     for (rounds = 0, idle = 0; idle < 20 || (stock && next < offered);
          rounds++) {
@@ -270,7 +272,7 @@ void rx_ring_exhaustion_packet_buffer(const char *model)
         }
         idle = got ? 0 : idle + 1;
         if (stock && idle >= 20 && next < offered) {
-            g_usleep(10000);
+            e1000epp_wait_injected(d);
         }
     }
     epp_rx_stats_update(rx);

@@ -118,15 +118,15 @@ void wait_arrived(EppRx *rx, uint64_t tpr)
 
     /*
      * The netdev hands frames over in QEMU's main loop, not in virtual
-     * time: poll without stepping the clock (bounded in wall time).
+     * time: poll without stepping the clock; each poll's register reads
+     * are main-loop turns (bounded in turns, no sleep).
      */
-    for (i = 0; i < 2000; i++) {
+    for (i = 0; i < EPP_MAIN_LOOP_TURNS; i++) {
         epp_rx_stats_update(rx);
         if (rx->tpr >= tpr) {
             g_assert_cmpuint(rx->tpr, ==, tpr);
             return;
         }
-        g_usleep(1000);
     }
     e1000epp_dump_regs(rx->d, "frames reaching the device");
     if (rx->tpr + rx->mpc == tpr) {
@@ -135,8 +135,8 @@ void wait_arrived(EppRx *rx, uint64_t tpr)
                 "missed frames are not counted in TPR on %s", rx->tpr,
                 rx->mpc, tpr, rx->d->model);
     }
-    g_error("TPR %" PRIu64 " of %" PRIu64 " frames after 2 s on %s",
-            rx->tpr, tpr, rx->d->model);
+    g_error("TPR %" PRIu64 " of %" PRIu64 " frames after %d main-loop "
+            "turns on %s", rx->tpr, tpr, EPP_MAIN_LOOP_TURNS, rx->d->model);
 }
 
 /* ---------------------------------------------------------------- */

@@ -224,21 +224,31 @@ void expect_wire_idle(E1000epp *d)
     }
 }
 
+void main_loop_turn(E1000epp *d)
+{
+    /*
+     * A STATUS read (no side effect) is a qtest command: QEMU's main
+     * loop wakes for it and, in the same iteration, serves every other
+     * descriptor that is ready, the netdev socket among them.
+     */
+    e1000epp_rd(d, STATUS);
+}
+
 void settle(E1000epp *d, E1000eppCond cond, void *opaque,
                 const char *what)
 {
     int i;
 
-    /* 5 s of real time: a host event, not a device timing */
-    for (i = 0; i < 5000; i++) {
+    /* A host event, not a device timing: counted in main-loop turns */
+    for (i = 0; i < EPP_MAIN_LOOP_TURNS; i++) {
         if (cond(d, opaque)) {
             return;
         }
-        g_usleep(1000);
+        main_loop_turn(d);
     }
     e1000epp_dump_regs(d, what);
-    g_error("%s: not reached without advancing virtual time on %s", what,
-            d->model);
+    g_error("%s: not reached in %d main-loop turns without advancing "
+            "virtual time on %s", what, EPP_MAIN_LOOP_TURNS, d->model);
 }
 
 bool netdev_took_all(E1000epp *d, void *opaque)

@@ -79,9 +79,17 @@ void expect_frame(E1000epp *d, const uint8_t *want, size_t len,
 void expect_wire_idle(E1000epp *d);
 
 /*
+ * One turn of QEMU's main loop, virtual time unmoved: a qtest round trip
+ * (QEMU reads the netdev socket, runs bottom halves, in that iteration).
+ */
+void main_loop_turn(E1000epp *d);
+/* Turns a host event (the netdev reading the socket) may take, at most */
+#define EPP_MAIN_LOOP_TURNS 5000
+/*
  * Wait for a condition that depends on QEMU's main loop only (a frame
- * injected on the socket being received) without advancing virtual time:
- * polls in real time, bounded, dumps registers on failure.
+ * injected on the socket being received) without advancing virtual time
+ * and without sleeping: one main-loop turn per try, at most
+ * EPP_MAIN_LOOP_TURNS; dumps registers on failure.
  */
 void settle(E1000epp *d, E1000eppCond cond, void *opaque, const char *what);
 /* For settle: QEMU has read every byte queued on the netdev socket */
