@@ -63,6 +63,7 @@ KNOBS = {
     "link-drop": "x-link-drop-ms",
     "fetch-limit": "x-rx-fetch-limit",
     "dma-fault-writes": "x-dma-fault-writes",
+    "tx-hold": "x-tx-hold",
 }
 # Frames marked with an injected error in an error cell's stream.
 ERR_FRAMES = 3
@@ -85,6 +86,15 @@ FETCH_LIMIT = 16
 # How long the link-drop cell's cable is out (virtual ms).
 LINK_DROP_MS = 300
 
+# What Linux logs for a Tx hang that e1000e's reset task recovers
+# (dev_watchdog's timeout, e1000_reset_task; e1000_print_hw_hang when the
+# driver's own check sees it first): the txhang cell's event, nothing
+# else (Debian 6.1 and 6.12 log the first two, as netdev_crit/e_err).
+HANG_LOG = (r"Detected Hardware Unit Hang",
+            r"NETDEV WATCHDOG: .*transmit queue 0 timed out",
+            r"Reset adapter unexpectedly")
+RESET_LINE = "Reset adapter unexpectedly"
+
 # Every counter of `ethtool -S` an error cell moves, zero unless named
 # (Linux e1000e, e1000e_update_stats: rx_errors = RXERRC + CRCERRS +
 # ALGNERRC + RUC + ROC + CEXTERR, rx_length_errors = RUC + ROC,
@@ -101,13 +111,16 @@ class Family:
 
     def __init__(self, name, situations, what, knob=None, rx_all=False,
                  flow_control=True, burst=None, stats=None,
-                 delivered=False, suspend=False):
+                 delivered=False, suspend=False, expect_log=()):
         self.name, self.situations, self.what = name, tuple(situations), what
         self.knob, self.rx_all, self.flow_control = knob, rx_all, flow_control
         self.burst = burst              # None, "mtu" or "long"
         self.stats = dict(stats or {})  # ethtool -S name: frames moved
         self.delivered = delivered      # marked frames reach the socket
         self.suspend = suspend          # runtime suspend between streams
+        # Kernel log lines that are the family's event itself, not a
+        # failure (the dmesg scan fails a cell on every other one).
+        self.expect_log = tuple(expect_log)
 
 
 def _err(name, knob, situation, stats, rx_all=False):
@@ -154,6 +167,13 @@ FAMILIES = {f.name: f for f in (
     Family("linkdrop", ["link-change-traffic"],
            f"the link dropped for {LINK_DROP_MS} ms (x-link-drop-ms) during "
            "the TCP stream peer -> guest", knob="link-drop"),
+    Family("txhang", [],
+           "the Tx engine held (x-tx-hold) with the guest's pings in the "
+           "ring until the stack's queue stops, the netdev watchdog times "
+           "it out and the driver's reset task resets the MAC (CTRL.RST); "
+           "released, the traffic steps then check that the driver "
+           "recovered by itself",
+           knob="tx-hold", expect_log=HANG_LOG),
 )}
 
 class MatrixError(Exception):
@@ -292,6 +312,11 @@ def family_cells():
                    families=["dmafault"])
     cells += _grid([1500], ["strip"], ["msix"], ["noiommu", "iommu"],
                    families=["rpm"])
+    # The reset task in every interrupt mode, with the IOMMU (the reset
+    # unmaps and maps every buffer again) and with a kept FCS.
+    cells += [Cell(1500, "strip", "msix", family="txhang"),
+              Cell(9000, "keep", "intx", family="txhang"),
+              Cell(1500, "strip", "msi", "iommu", family="txhang")]
     return cells
 
 
@@ -313,7 +338,7 @@ def reduced_matrix():
     """The CI matrix (`./e1000e-pp test`): one cell per mechanism and
     one per situation family (an injected error, a burst with flow
     control off and on, the multi-descriptor burst, the link drop, a
-    rejected DMA write)."""
+    rejected DMA write, a Tx hang the reset task recovers)."""
     return [
         Cell(1500),
         Cell(2027, "keep"),
@@ -330,6 +355,7 @@ def reduced_matrix():
         Cell(2027, family="longburst"),
         Cell(1500, family="linkdrop"),
         Cell(1500, iommu="iommu", family="dmafault"),
+        Cell(1500, irq="msi", family="txhang"),
     ]
 
 

@@ -21,7 +21,6 @@ import os
 import re
 import struct
 
-from . import paths
 
 from .vm import patterns
 

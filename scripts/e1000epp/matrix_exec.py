@@ -90,6 +90,21 @@ def layout_declared(cell, layout):
     return need, moot
 
 
+def hang_events(events):
+    """The Tx-hang cell's device events, in order: the knob set, the
+    driver's software resets, the knob cleared (consecutive resets of
+    one reset task counted once)."""
+    out = []
+    for ln in events:
+        if "knob-tx-hold" in ln:
+            value = int(ln.rsplit("value=", 1)[-1], 16) if "value=" in ln \
+                else None
+            out.append(f"knob-tx-hold {value}")
+        elif "ctrl-rst" in ln and (not out or out[-1] != "ctrl-rst"):
+            out.append("ctrl-rst")
+    return out
+
+
 def expected_drops(cell, burst):
     """The device's drop counters over the cell: 0 but for what the
     cell's family makes (the frames its knob marks and the device drops
@@ -193,7 +208,7 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
         if retrans0 is not None and retrans1 is not None:
             tlog(f"guest TCP retransmissions (RetransSegs): "
                  f"{retrans1 - retrans0}")
-        scan_dmesg(vm, g, cell_dir, checks, taint0)
+        scan_dmesg(vm, g, cell, cell_dir, checks, taint0)
         faults, coverage = matrix_diag.cell_end(
             diag0, read_qom(vm, matrix_diag.QOM_END), cell_dir,
             harness.PEER_MAC, cell.iommu != "noiommu",
@@ -238,6 +253,11 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
                     if any(w in ln for ln in events)]
             checks.eq("device events of the link drop", seen,
                       ["knob-link-drop-ms", "knob-link-return"])
+        if fam and fam.knob == "tx-hold":
+            checks.eq("the driver's tx_timeout_count over the cell "
+                      "(ethtool -S)", sd.get("tx_timeout_count"), 1)
+            checks.eq("device events of the Tx hang", hang_events(events),
+                      ["knob-tx-hold 1", "ctrl-rst", "knob-tx-hold 0"])
         if fam and fam.suspend:
             checks.true("device events: the PME that woke it",
                         any("pme reg=0x05810 value=0x00000001" in ln

@@ -55,6 +55,8 @@ def traffic(vm, cell, run_base, checks, cell_dir, tlog, bound):
         steps.insert(0, ("burst", traffic_burst))
     if cell.family and cell.family.suspend:
         steps.insert(-1, ("runtime suspend", runtime_suspend))
+    if cell.family and cell.family.knob == "tx-hold":
+        steps.insert(0, ("tx hang", tx_hang))
     for name, step in steps:
         if name.startswith("tcp") and not checks.udp_ok:
             # No datagram came back: a TCP stream would only wait for its
@@ -87,6 +89,34 @@ def wire_tags(pcap_path, src_mac, run):
         if struct.unpack_from(">I", f, off + 6)[0] == run:
             out[vid] += 1
     return dict(out)
+
+
+def tcp_tags(pcap_path, src_mac, dport):
+    """{"VLAN ID" or "untagged": frames} of the IPv4 TCP frames to dport
+    that src_mac put on the wire, from the peer's capture."""
+    src = harness.mac_bytes(src_mac)
+    out = Counter()
+    for _, f in harness.read_pcap(pcap_path):
+        vid, off = "untagged", 14
+        if f[6:12] != src:
+            continue
+        if f[12:14] == b"\x81\x00":
+            vid, off = str(struct.unpack_from(">H", f, 14)[0] & 0xfff), 18
+        if len(f) < off + 24 or f[off - 2:off] != b"\x08\x00" or \
+                f[off + 9] != 6:
+            continue
+        l4 = off + (f[off] & 0xf) * 4
+        if len(f) >= l4 + 4 and struct.unpack_from(">H", f, l4 + 2)[0] == \
+                dport:
+            out[vid] += 1
+    return dict(out)
+
+
+def vlan_rx_packets(vm):
+    """rx_packets of the guest's VLAN interface (None if unreadable)."""
+    rc, out = sh(vm, "cat /sys/class/net/eth0.100/statistics/rx_packets",
+                 check=False)
+    return int(out) if rc == 0 and out.strip().isdigit() else None
 
 
 def marked_frames(fam):
@@ -295,16 +325,25 @@ def traffic_burst(vm, cell, run_base, checks, cell_dir, tlog, bound):
     checks.burst = d
 
 
+def ip_path(cell):
+    """(guest interface, guest address, peer address) the cell's IP
+    traffic takes: eth0, or the VLAN's interface with both VLAN hosts."""
+    if cell.vlan:
+        return "eth0.100", harness.GUEST_VLAN_IP, harness.PEER_VLAN_IP
+    return "eth0", harness.GUEST_IP, harness.PEER_IP
+
+
 def traffic_udp(vm, cell, run_base, checks, cell_dir, tlog, bound):
     """UDP both ways: the peer echoes every datagram."""
+    ifname, _, peer_ip = ip_path(cell)
     # When no pattern frame reached the guest, one datagram is enough to
     # show whether anything does (each lost one costs its 5 s timeout).
     count = UDP_COUNT if checks.frames_ok else 1
     for n in cell.udp_lengths():
-        echo = vm.agent.kv(f"UDP {harness.PEER_IP} 7 {count} {n} 5000",
+        echo = vm.agent.kv(f"UDP {peer_ip} 7 {count} {n} 5000",
                            timeout=120)
-        tlog(f"udp {n}: {echo}")
-        checks.eq(f"UDP echo of {n}-byte datagrams", echo,
+        tlog(f"udp {n} on {ifname}: {echo}")
+        checks.eq(f"UDP echo of {n}-byte datagrams on {ifname}", echo,
                   {"sent": count, "echoed": count, "bad": 0})
         if echo.get("echoed") == 0:
             checks.udp_ok = False
@@ -313,21 +352,34 @@ def traffic_udp(vm, cell, run_base, checks, cell_dir, tlog, bound):
 
 def traffic_tcp_tx(vm, cell, run_base, checks, cell_dir, tlog, bound):
     """TCP guest -> peer, every segment checked by the peer's sink."""
+    ifname, _, peer_ip = ip_path(cell)
     run = run_base + 3
     mss = cell.mtu - 40
     sinklog = os.path.join(cell_dir, "tcpsink.log")
     vm.peer.command(f"TCPSINK {SINK_PORT} {run} {mss} {sinklog}")
     _, term = vm.agent.request(
-        f"TCPTX eth0 {harness.PEER_IP} {SINK_PORT} {run} {TCP_BYTES} "
+        f"TCPTX {ifname} {peer_ip} {SINK_PORT} {run} {TCP_BYTES} "
         f"{TCP_CHUNK} {TCP_TIMEOUT}", timeout=TCP_TIMEOUT + 60)
     sink = harness.settle(lambda: vm.peer.command("TCPSTAT"),
                           lambda s: s["state"] == "closed", 30)
-    tlog(f"tcp guest->peer: agent {term}; sink {sink}")
-    checks.eq("TCP guest->peer: bytes checked by the sink",
+    tlog(f"tcp guest->peer on {ifname}: agent {term}; sink {sink}")
+    checks.eq(f"TCP guest->peer on {ifname}: bytes checked by the sink",
               (sink["data_bytes"], sink["errors"], sink["state"]),
               (TCP_BYTES, 0, "closed"))
     if sink.get("errors"):
         checks.true("TCP sink first error", False, sink.get("first_error"))
+    if cell.vlan:
+        # Every segment the sink took came tagged with the VLAN's ID.
+        try:
+            tags = tcp_tags(os.path.join(cell_dir, "peer.pcap"),
+                            harness.GUEST_MAC, SINK_PORT)
+        except (OSError, harness.HarnessError) as e:
+            checks.true("TCP guest->peer tags read from the capture", False,
+                        str(e))
+        else:
+            checks.eq("TCP guest->peer frames on the wire by VLAN ID (the "
+                      "capture)", tags, {str(matrix.VLAN_ID):
+                                         sink.get("frames")})
 
 
 def runtime_suspend(vm, cell, run_base, checks, cell_dir, tlog, bound):
@@ -370,16 +422,55 @@ def runtime_suspend(vm, cell, run_base, checks, cell_dir, tlog, bound):
               wakes() - wakes0, 1)
 
 
+def tx_hang(vm, cell, run_base, checks, cell_dir, tlog, bound):
+    """The Tx engine held with frames in the ring: nothing completes, so
+    the queue stops (BQL's byte limit, or the driver's own hang check),
+    the netdev watchdog calls e1000_tx_timeout after watchdog_timeo
+    (5 s) and its reset task resets the MAC (CTRL.RST). Released once
+    the reset task has run; the steps after this one check that the
+    driver recovered."""
+    knob = matrix.KNOBS["tx-hold"]
+
+    def resets():
+        return sh(vm, "dmesg", check=False)[1].count(matrix.RESET_LINE)
+    before = resets()
+    qom_set(vm, knob, 1)
+    tlog(f"qom-set {knob} 1")
+    # Frames for the held engine: they stay in the ring, unsent.
+    sh(vm, f"ping -q -c 10 -i 0.2 -W 1 {harness.PEER_IP} >/dev/null "
+       "2>&1 &")
+    try:
+        harness.wait_until("the driver's reset task (dmesg: "
+                           f"{matrix.RESET_LINE})",
+                           lambda: resets() > before, bound, interval=0.5,
+                           evidence=vm.console_tail)
+        tlog("the driver's reset task ran")
+    except harness.HarnessError as e:
+        checks.true("the Tx hang reset by the driver", False,
+                    str(e).splitlines()[0])
+    finally:
+        qom_set(vm, knob, 0)
+        tlog(f"qom-set {knob} 0")
+    harness.wait_until("carrier on eth0 after the reset",
+                       lambda: carrier(vm), LINK_TIMEOUT, interval=0.2)
+    sh(vm, "wait; true")
+    checks.eq(f"the driver's reset tasks (dmesg: {matrix.RESET_LINE})",
+              resets() - before, 1)
+
+
 def traffic_tcp_rx(vm, cell, run_base, checks, cell_dir, tlog, bound):
     """TCP peer -> guest, every byte checked by the agent."""
+    ifname, guest_ip, _ = ip_path(cell)
+    vid = f" {matrix.VLAN_ID}" if cell.vlan else ""
     mss = cell.mtu - 40
     run = run_base + 4
     line = f"TCPRX {RX_PORT} {run} {TCP_BYTES} {TCP_TIMEOUT}"
+    rx0 = vlan_rx_packets(vm) if cell.vlan else None
     vm.agent.send(line)
     # The agent answers only once the stream is over; give it a moment to
     # listen (the peer's SYN is retransmitted if it comes too early).
-    vm.peer.command(f"TCPSEND {harness.GUEST_MAC} {harness.GUEST_IP} "
-                    f"{RX_PORT} {run} {TCP_BYTES} {mss}")
+    vm.peer.command(f"TCPSEND {harness.GUEST_MAC} {guest_ip} "
+                    f"{RX_PORT} {run} {TCP_BYTES} {mss}{vid}")
     if cell.family and cell.family.knob == "link-drop":
         # The cable out while the stream runs: the peer's source resends
         # what was lost, the guest's driver sees the link come back.
@@ -389,13 +480,22 @@ def traffic_tcp_rx(vm, cell, run_base, checks, cell_dir, tlog, bound):
     got = {k: int(v) for k, v in (w.split("=") for w in term.split())}
     src = harness.settle(lambda: vm.peer.command("TCPSENDSTAT"),
                          lambda s: s["state"] == "closed", 30)
-    tlog(f"tcp peer->guest: agent {got}; source {src}")
-    checks.eq("TCP peer->guest: bytes checked by the agent",
+    tlog(f"tcp peer->guest on {ifname}: agent {got}; source {src}")
+    checks.eq(f"TCP peer->guest on {ifname}: bytes checked by the agent",
               (got["bytes"], got["bad"], got["complete"]),
               (TCP_BYTES, 0, 1))
     checks.eq("TCP peer->guest: source state and checksum errors",
               (src["state"], src["bad_csum"], src["resets"]),
               ("closed", 0, 0))
+    if cell.vlan:
+        # The NIC stripped the tag and reported it (VP): Linux delivered
+        # every segment through the VLAN's interface, not eth0.
+        rx1 = vlan_rx_packets(vm)
+        checks.true(f"TCP peer->guest: the source's {src['segments']} "
+                    "segments received on eth0.100 (its rx_packets)",
+                    rx0 is not None and rx1 is not None and
+                    rx1 - rx0 >= src["segments"],
+                    f"rx_packets {rx0} -> {rx1}")
 
 
 def measured_traffic(vm, cell, run_base, checks, cell_dir, tlog, window,

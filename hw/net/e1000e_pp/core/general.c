@@ -6,6 +6,7 @@
  */
 #include "common.h"
 #include "general.h"
+#include "log.h"
 #include "nvm.h"
 #include "phy.h"
 #include "reset.h"
@@ -15,6 +16,8 @@ void e1000e_pp_ctrl_write(E1000EPPCore *c, uint32_t off, uint32_t val,
                           uint32_t old)
 {
     if (val & CTRL_RST) {
+        /* Listed: a driver's reset task shows as this software reset. */
+        e1000e_pp_event(c, "ctrl-rst", CTRL, val);
         e1000e_pp_mac_reset(c, true, true);
         return;
     }
