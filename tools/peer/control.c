@@ -18,6 +18,8 @@
  * answer of STATS, TCPSTAT or TCPSENDSTAT with "met": true or false.
  */
 
+#include <arpa/inet.h>
+
 #include "peer.h"
 
 /* A WAIT may last ten minutes at most. */
@@ -150,6 +152,22 @@ static void cmd_pcap(int argc, char **argv)
     peer_emit("{\"ok\": true, \"pcap\": \"%s\"}", argv[1]);
 }
 
+/* VLAN <vid> <ipv4>: the second host (peer.h); "0 0.0.0.0" removes it. */
+static void cmd_vlan(int argc, char **argv)
+{
+    uint32_t vid, ip;
+
+    if (argc != 3 || pp_parse_u32(argv[1], 4094, &vid) < 0 ||
+        inet_pton(AF_INET, argv[2], &ip) != 1 || !vid != !ip) {
+        peer_emit("{\"ok\": false, \"error\": \"usage: VLAN <vid 1..4094> "
+                  "<ipv4>, or VLAN 0 0.0.0.0\"}");
+        return;
+    }
+    peer.vlan_id = vid;
+    peer.vlan_ip = ip;
+    peer_emit("{\"ok\": true, \"vlan\": %u}", vid);
+}
+
 static void cmd_stats(int argc PEER_UNUSED, char **argv PEER_UNUSED)
 {
     control_print_stats("\"ok\": true, ");
@@ -280,6 +298,7 @@ static const struct command {
     { "TCPSEND", tcpsrc_command },
     { "TCPSENDSTAT", cmd_tcpsendstat },
     { "WAIT", cmd_wait },
+    { "VLAN", cmd_vlan },
 };
 
 bool control_command(char *line)

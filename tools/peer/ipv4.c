@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * e1000e-pp peer: the small IPv4 host it plays.  ARP requests for its
+ * e1000e-pp peer: the small IPv4 host it plays (untagged, and on its
+ * VLAN with the VLAN's address: peer_ipv4()).  ARP requests for its
  * address get a reply (RFC 826), ICMP echo requests an echo reply
  * (RFC 792) and UDP datagrams to port 7 come back unchanged (RFC 862);
  * TCP to it goes to the TCP source (its own connection) or the TCP sink.
@@ -16,11 +17,12 @@ void peer_arp_frame(const uint8_t *f, size_t len)
 {
     uint8_t r[60];
     const uint8_t *a = f + PP_ETH_HLEN;
+    uint32_t me = peer_ipv4();
 
     /* Ethernet/IPv4 request (htype 1, ptype 0x0800, 6/4, op 1) for us. */
     if (len < PP_ETH_HLEN + 28 || pp_get16(a) != 1 ||
         pp_get16(a + 2) != ETH_P_IPV4 || a[4] != 6 || a[5] != 4 ||
-        pp_get16(a + 6) != 1 || memcmp(a + 24, &peer.ip, 4) != 0) {
+        pp_get16(a + 6) != 1 || memcmp(a + 24, &me, 4) != 0) {
         return;
     }
     peer.c.arp_requests++;
@@ -34,7 +36,7 @@ void peer_arp_frame(const uint8_t *f, size_t len)
     r[19] = 4;
     pp_put16(r + 20, 2);
     memcpy(r + 22, peer.mac, PP_ETH_ALEN);
-    memcpy(r + 28, &peer.ip, 4);
+    memcpy(r + 28, &me, 4);
     memcpy(r + 32, a + 8, PP_ETH_ALEN);     /* sender MAC */
     memcpy(r + 38, a + 14, 4);              /* sender IP */
     peer_queue_frame(r, sizeof(r));
@@ -86,12 +88,13 @@ static void fix_udp(uint8_t *l4, size_t l4len, const uint8_t *ip)
 void peer_ipv4_frame(const uint8_t *f, size_t len)
 {
     const uint8_t *ip = f + PP_ETH_HLEN;
+    uint32_t me = peer_ipv4();
     size_t ihl, tot;
 
     if (len < PP_ETH_HLEN + 20 || (ip[0] >> 4) != 4) {
         return;
     }
-    if (ip[9] == IP_PROTO_TCP && memcmp(ip + 16, &peer.ip, 4) == 0) {
+    if (ip[9] == IP_PROTO_TCP && memcmp(ip + 16, &me, 4) == 0) {
         if (!tcpsrc_ipv4(f, len)) {
             tcpsink_ipv4(f, len);
         }
@@ -100,7 +103,7 @@ void peer_ipv4_frame(const uint8_t *f, size_t len)
     ihl = (ip[0] & 0xf) * 4;
     tot = pp_get16(ip + 2);
     if (ihl < 20 || tot < ihl + 8 || PP_ETH_HLEN + tot > len ||
-        memcmp(ip + 16, &peer.ip, 4) != 0 ||
+        memcmp(ip + 16, &me, 4) != 0 ||
         (pp_get16(ip + 6) & 0x3fff) != 0) {
         return;     /* not for us, truncated or fragmented */
     }

@@ -33,9 +33,13 @@
  *                                                 now on (closes the last)
  *   TCPSINK <port> <run> <mss> <logfile>          arm the TCP sink
  *   TCPSTAT                                       TCP sink counters
- *   TCPSEND <dstmac> <ip> <port> <run> <bytes> <mss>
+ *   TCPSEND <dstmac> <ip> <port> <run> <bytes> <mss> [<vid>]
  *                                                 TCP stream to the guest
+ *                                                 (on VLAN <vid>)
  *   TCPSENDSTAT                                   TCP source counters
+ *   VLAN <vid> <ip>                               also be host <ip> on the
+ *                                                 802.1Q VLAN <vid> (ARP,
+ *                                                 echo, TCP; 0 0.0.0.0: off)
  *   WAIT <what> [<n>] <timeout_ms>                answer once the condition
  *                                                 holds or the time is up
  *                                                 (control.c)
@@ -112,7 +116,8 @@ const uint8_t *peer_mac(void)
 
 uint32_t peer_ipv4(void)
 {
-    return peer.ip;
+    return peer.frame_vid && peer.frame_vid == peer.vlan_id ?
+           peer.vlan_ip : peer.ip;
 }
 
 const uint8_t *peer_ipv6(void)

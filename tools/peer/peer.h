@@ -72,6 +72,16 @@ struct peer_state {
     struct pp_rx_session rx;
     struct peer_counters c;
     char guest_mac[18];
+    /*
+     * A second IPv4 host on an 802.1Q VLAN (the VLAN command): frames
+     * tagged with vlan_id reach the same host as untagged ones, with
+     * vlan_ip as its address.  frame_vid is the VLAN of the frame being
+     * answered or sent (0: untagged): peer_ipv4() and peer_queue_frame()
+     * follow it, so a reply goes out on the VLAN its request came in on.
+     */
+    uint16_t vlan_id;
+    uint32_t vlan_ip;           /* network order */
+    uint16_t frame_vid;
 };
 
 extern struct peer_state peer;
@@ -85,13 +95,17 @@ void peer_emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int64_t peer_now_ms(void);
 
 const uint8_t *peer_mac(void);
-uint32_t peer_ipv4(void);       /* network order */
+/* The address of the host frame_vid selects, network order. */
+uint32_t peer_ipv4(void);
 const uint8_t *peer_ipv6(void);
 
 /* stream.c: the netdev stream (4-byte big-endian length, then a frame). */
 int stream_socket(const char *path, struct sockaddr_un *sun);
 void stream_connected(int fd);
-/* Queue one frame for the guest (padded by the caller to >= 60 bytes). */
+/*
+ * Queue one untagged frame for the guest (padded by the caller to >= 60
+ * bytes), 802.1Q-tagged with frame_vid when that is set.
+ */
 void peer_queue_frame(const uint8_t *frame, size_t len);
 void stream_flush(void);
 void stream_read(void);

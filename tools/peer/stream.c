@@ -46,6 +46,17 @@ void stream_connected(int fd)
 
 void peer_queue_frame(const uint8_t *frame, size_t len)
 {
+    static uint8_t tagged[PEER_FRAME_MAX + VLAN_HLEN];
+
+    if (peer.frame_vid && len >= 12 && len <= PEER_FRAME_MAX) {
+        /* IEEE 802.1Q: TPID 0x8100 and the tag after the MACs. */
+        memcpy(tagged, frame, 12);
+        pp_put16(tagged + 12, ETH_P_8021Q_TYPE);
+        pp_put16(tagged + 14, peer.frame_vid);
+        memcpy(tagged + 16, frame + 12, len - 12);
+        frame = tagged;
+        len += VLAN_HLEN;
+    }
     if (peer.out_len + 4 + len > peer.out_cap) {
         size_t cap = peer.out_cap ? peer.out_cap : 65536;
 

@@ -54,6 +54,7 @@ static struct {
     uint8_t guest_mac[PP_ETH_ALEN];
     uint8_t guest_ip[4];
     uint16_t port, my_port, mss, ip_id;
+    uint16_t vid;           /* the VLAN the stream runs on, 0: untagged */
     uint32_t run;
     uint32_t total;
     uint32_t irs;           /* the guest's initial sequence number */
@@ -84,7 +85,10 @@ static void src_send(uint8_t flags, uint32_t seq, const uint8_t *opts,
     uint8_t *tcp = f + PP_ETH_HLEN + IPV4_HLEN;
     size_t hlen = 20 + optlen, tcplen = hlen + payload, len, i;
     uint32_t pseudo, off = seq - (SRC_ISS + 1);
+    uint16_t vid = peer.frame_vid;
 
+    /* From the VLAN host's address, tagged, when the stream is on it. */
+    peer.frame_vid = src.vid;
     pseudo = peer_ipv4_header(f, src.guest_mac, src.guest_ip, src.ip_id++,
                               IP_PROTO_TCP, tcplen);
     peer_tcp_header(tcp, src.my_port, src.port, seq,
@@ -100,6 +104,7 @@ static void src_send(uint8_t flags, uint32_t seq, const uint8_t *opts,
         len = 60;
     }
     peer_queue_frame(f, len);
+    peer.frame_vid = vid;
     if (payload) {
         src.c.segments++;
         src.c.bytes_sent += payload;
@@ -137,16 +142,19 @@ static void src_push(void)
 
 void tcpsrc_command(int argc, char **argv)
 {
-    uint32_t port, run, bytes, mss;
+    uint32_t port, run, bytes, mss, vid = 0;
 
-    if (argc != 7 || pp_parse_mac(argv[1], src.guest_mac) < 0 ||
+    if ((argc != 7 && argc != 8) ||
+        (argc == 8 && (pp_parse_u32(argv[7], 4094, &vid) < 0 || !vid)) ||
+        pp_parse_mac(argv[1], src.guest_mac) < 0 ||
         inet_pton(AF_INET, argv[2], src.guest_ip) != 1 ||
         pp_parse_u32(argv[3], 65535, &port) < 0 || !port ||
         pp_parse_u32(argv[4], UINT32_MAX, &run) < 0 ||
         pp_parse_u32(argv[5], 1u << 30, &bytes) < 0 ||
         pp_parse_u32(argv[6], PP_MAX_LEN - 54, &mss) < 0 || mss < 64) {
         peer_emit("{\"ok\": false, \"error\": \"usage: TCPSEND <dstmac> "
-                  "<ipv4> <port> <run> <bytes> <mss 64..%d>\"}",
+                  "<ipv4> <port> <run> <bytes> <mss 64..%d> [<vid 1..4094>]"
+                  "\"}",
                   PP_MAX_LEN - 54);
         return;
     }
@@ -156,6 +164,7 @@ void tcpsrc_command(int argc, char **argv)
     src.run = run;
     src.total = bytes;
     src.mss = mss;
+    src.vid = vid;
     src.snd_una = SRC_ISS;
     src.snd_nxt = SRC_ISS + 1;
     src.wnd = 0;
@@ -216,7 +225,8 @@ bool tcpsrc_ipv4(const uint8_t *f, size_t len)
     uint32_t pseudo, seq, ack;
     uint8_t flags;
 
-    if (src.state == SRC_IDLE || len < PP_ETH_HLEN + 40) {
+    if (src.state == SRC_IDLE || len < PP_ETH_HLEN + 40 ||
+        peer.frame_vid != src.vid) {
         return false;
     }
     ihl = (ip[0] & 0xf) * 4;

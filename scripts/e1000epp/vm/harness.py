@@ -25,8 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from .addresses import (GUEST_IP, GUEST_IP6, GUEST_MAC, PEER_IP, PEER_IP6,
-                       PEER_MAC)
+from .addresses import (GUEST_IP, GUEST_IP6, GUEST_MAC, GUEST_VLAN_IP,
+                        PEER_IP, PEER_IP6, PEER_MAC, PEER_VLAN_IP)
 from .agentlink import Agent, AgentError
 from .buildpaths import REPO, qemu_python, repo_paths
 from .guestnet import (LINK_TIMEOUT, carrier, counters_at_one_instant,
@@ -40,6 +40,7 @@ from .waits import HarnessError, settle, wait_until
 # What tests and the matrix (matrix_exec, matrix_traffic) take from here.
 __all__ = [
     "GUEST_IP", "GUEST_IP6", "GUEST_MAC", "PEER_IP", "PEER_IP6", "PEER_MAC",
+    "GUEST_VLAN_IP", "PEER_VLAN_IP",
     "Agent", "AgentError", "REPO", "qemu_python", "repo_paths",
     "LINK_TIMEOUT", "carrier", "counters_at_one_instant", "ethtool_settings",
     "ethtool_stats", "link_up", "wait_carrier", "Peer", "peer_binary",
