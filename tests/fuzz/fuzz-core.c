@@ -28,9 +28,10 @@
  * BAR0_DMA (DMA aimed at the device's own registers must be refused, not
  * re-enter it); anything else fails like an unmapped address.
  *
- *
  * The shadow of guest memory and the invariants checked against it are
- * in fuzz-shadow.c.
+ * in fuzz-shadow.c and fuzz-stats.c; the migration invariant (a loaded
+ * copy runs the rest of the input beside the original) is below, at
+ * migrate().
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,26 +76,75 @@ static E1000EPPIrqMode h_irq_mode(void *opaque)
     return ((Harness *)opaque)->mode;
 }
 
+/*
+ * 64-bit FNV-1a over a tag, a value and bytes, 8 at a time: the loaded
+ * copy's outputs must hash as the original's do.
+ */
+void harness_out(Harness *h, char kind, uint64_t v, const void *p,
+                 size_t len)
+{
+    const uint64_t prime = 0x100000001b3ull;
+    uint64_t x = h->out;
+    size_t i;
+
+    x = (x ^ (uint8_t)kind) * prime;
+    x = (x ^ v) * prime;
+    x = (x ^ len) * prime;
+    for (i = 0; p && i < len; i += 8) {
+        uint64_t w = 0;
+
+        memcpy(&w, (const uint8_t *)p + i, len - i < 8 ? len - i : 8);
+        x = (x ^ w) * prime;
+    }
+    h->out = x;
+    h->nout++;
+    if (h->trace) {
+        fprintf(stderr, "%s out %c 0x%llx+%zu #%llu\n",
+                h->twin ? "loaded" : "source", kind, (unsigned long long)v,
+                len, (unsigned long long)h->nout);
+    }
+}
+
 static void h_set_intx(void *opaque, int level)
 {
+    Harness *h = opaque;
+
+    if (h->compare) {
+        harness_out(h, 'i', level, NULL, 0);
+    }
 }
 
 static void h_notify(void *opaque, unsigned vector)
 {
+    Harness *h = opaque;
+
     if (vector >= E1000E_PP_MSIX_VECTORS) {
         shadow_violation("MSI-X vector out of range", vector, 0);
+    }
+    if (h->compare) {
+        harness_out(h, 'm', vector, NULL, 0);
     }
 }
 
 static void h_send(void *opaque, const uint8_t *frame, size_t len)
 {
+    Harness *h = opaque;
+
     if (len > E1000E_PP_TX_BUF_BYTES) {
         shadow_violation("frame longer than the Tx buffer", len, 0);
+    }
+    if (h->compare) {
+        harness_out(h, 's', 0, frame, len);
     }
 }
 
 static void h_rx_ready(void *opaque)
 {
+    Harness *h = opaque;
+
+    if (h->compare) {
+        harness_out(h, 'q', 0, NULL, 0);
+    }
 }
 
 static int64_t h_now(void *opaque)
@@ -104,12 +154,22 @@ static int64_t h_now(void *opaque)
 
 static void h_arm(void *opaque, E1000EPPTimer t, int64_t expire)
 {
-    ((Harness *)opaque)->timers[t] = expire;
+    Harness *h = opaque;
+
+    h->timers[t] = expire;
+    if (h->compare) {
+        harness_out(h, 't', (uint64_t)t << 56 ^ (uint64_t)expire, NULL, 0);
+    }
 }
 
 static void h_cancel(void *opaque, E1000EPPTimer t)
 {
-    ((Harness *)opaque)->timers[t] = -1;
+    Harness *h = opaque;
+
+    h->timers[t] = -1;
+    if (h->compare) {
+        harness_out(h, 'c', t, NULL, 0);
+    }
 }
 
 static void h_log(void *opaque, E1000EPPLog kind, const char *msg)
@@ -223,182 +283,276 @@ static bool resets(uint32_t off, uint32_t val)
            (off >= O_STATS && off < O_STATS_END);
 }
 
-static void run(Harness *h, Input *in)
+/* What the guest reads is an output too (the loaded copy must agree). */
+static void seen(Harness *h, uint32_t val)
+{
+    if (h->compare) {
+        harness_out(h, 'R', val, NULL, 0);
+    }
+}
+
+/* One operation of the input, with the checks that follow it. */
+static void step(Harness *h, Input *in)
 {
     static uint8_t frame[E1000E_PP_MAX_FRAME + 64];
     E1000EPPCore *c = h->core;
-    unsigned ops;
+    unsigned op = get8(in) % 14, i;
+    bool may_clear = false;
+    uint32_t off, val, len;
+    uint64_t addr;
 
-    for (ops = 0; ops < MAX_OPS && in->left; ops++) {
-        unsigned op = get8(in) % 14, i;
-        bool may_clear = false;
-        uint32_t off, val, len;
-        uint64_t addr;
+    if (h->trace) {
+        fprintf(stderr, "%sop %u (%zu bytes left)\n",
+                h->twin ? "loaded " : "", op, in->left);
+    }
+    switch (op) {
+    case 0:
+        off = pick_reg(in);
+        val = get32(in);
+        may_clear = resets(off, val);
+        shadow_post(h, off, val);
+        e1000e_pp_write(c, off, val);
+        break;
+    case 1:
+        seen(h, e1000e_pp_read(c, pick_reg(in)));
+        may_clear = true;
+        break;
+    case 2: {
+        unsigned ring = get8(in), slot = get8(in), kind = get8(in);
+        uint32_t bal = ring & 1 ? O_TDBAL : O_RDBAL;
+        uint8_t rest[8];
 
-        if (h->trace) {
-            fprintf(stderr, "op %u (%zu bytes left)\n", op, in->left);
+        addr = pick_addr(in, kind);
+        for (i = 0; i < 8; i++) {
+            rest[i] = get8(in);
         }
-        switch (op) {
-        case 0:
-            off = pick_reg(in);
-            val = get32(in);
-            may_clear = resets(off, val);
-            shadow_post(h, off, val);
-            e1000e_pp_write(c, off, val);
-            break;
-        case 1:
-            e1000e_pp_read(c, pick_reg(in));
-            may_clear = true;
-            break;
-        case 2: {
-            unsigned ring = get8(in), slot = get8(in), kind = get8(in);
-            uint32_t bal = ring & 1 ? O_TDBAL : O_RDBAL;
-            uint8_t rest[8];
-
-            addr = pick_addr(in, kind);
+        /* The descriptor slot, at the ring base the guest programmed. */
+        off = (shadow_reg(h, bal) & ~15u) + slot * 16 * (kind & 4 ? 2 : 1) +
+              (kind & 4 && ring & 2 ? 16 : 0);
+        if (off < GUEST_MEM - 16) {
             for (i = 0; i < 8; i++) {
-                rest[i] = get8(in);
+                h->mem[off + i] = (uint8_t)(addr >> (8 * i));
             }
-            /* The descriptor slot, at the ring base the guest programmed. */
-            off = (shadow_reg(h, bal) & ~15u) + slot * 16 * (kind & 4 ? 2 : 1) +
-                  (kind & 4 && ring & 2 ? 16 : 0);
-            if (off < GUEST_MEM - 16) {
-                for (i = 0; i < 8; i++) {
-                    h->mem[off + i] = (uint8_t)(addr >> (8 * i));
-                }
-                memcpy(h->mem + off + 8, rest, 8);
-            }
-            break;
+            memcpy(h->mem + off + 8, rest, 8);
         }
-        case 3:
-            addr = get32(in) % GUEST_MEM;
-            len = get8(in);
-            for (i = 0; i < len; i++) {
+        break;
+    }
+    case 3:
+        addr = get32(in) % GUEST_MEM;
+        len = get8(in);
+        for (i = 0; i < len; i++) {
+            uint8_t b = get8(in);
+
+            if (addr + i < GUEST_MEM) {
+                h->mem[addr + i] = b;
+            }
+        }
+        break;
+    case 4: {
+        unsigned dst, fill;
+
+        len = get16(in) % sizeof(frame);
+        dst = get8(in);
+        fill = get8(in);
+        make_frame(h, frame, len, dst, fill);
+        /* dst bit 4: the frame's first n bytes come from the input. */
+        if (dst & 0x10) {
+            unsigned n = get8(in);
+
+            for (i = 0; i < n; i++) {
                 uint8_t b = get8(in);
 
-                if (addr + i < GUEST_MEM) {
-                    h->mem[addr + i] = b;
+                if (i < len) {
+                    frame[i] = b;
                 }
             }
-            break;
-        case 4: {
-            unsigned dst, fill;
+        }
+        shadow_offer(h, frame, len);
+        break;
+    }
+    case 5: {
+        int64_t ns = (int64_t)get16(in) << (get8(in) % 28);
 
-            len = get16(in) % sizeof(frame);
-            dst = get8(in);
-            fill = get8(in);
-            make_frame(h, frame, len, dst, fill);
-            /* dst bit 4: the frame's first n bytes come from the input. */
-            if (dst & 0x10) {
-                unsigned n = get8(in);
-
-                for (i = 0; i < n; i++) {
-                    uint8_t b = get8(in);
-
-                    if (i < len) {
-                        frame[i] = b;
-                    }
-                }
+        step_time(h, ns);
+        break;
+    }
+    case 6:
+        e1000e_pp_bus_master(c, get8(in) & 1);
+        break;
+    case 7:
+        seen(h, e1000e_pp_power_set(c, get8(in) & 3));
+        may_clear = true;
+        break;
+    case 8:
+        e1000e_pp_set_link(c, get8(in) & 1);
+        break;
+    case 9:
+        h->mode = get8(in) % 3;
+        e1000e_pp_irq_update(c);
+        break;
+    case 10:
+        if (get8(in) & 1) {
+            off = get8(in) & 4;
+            val = get32(in);
+            if (off) {
+                shadow_post(h, c->arch.ioaddr & 0x1fffc, val);  /* IODATA */
             }
+            e1000e_pp_io_write(c, off, val);
+        } else {
+            seen(h, e1000e_pp_io_read(c, get8(in) & 4));
+        }
+        may_clear = true;
+        break;
+    case 11:
+        e1000e_pp_core_reset(c);
+        may_clear = true;
+        break;
+    case 12:
+        off = get8(in) & 1 ? O_TDT : O_RDT;
+        val = get16(in);
+        shadow_post(h, off, val);
+        e1000e_pp_write(c, off, val);
+        break;
+    default: {
+        unsigned n = get8(in) % 32, dst;
+
+        len = get16(in) % sizeof(frame);
+        dst = get8(in);
+        for (i = 0; i < n; i++) {
+            make_frame(h, frame, len, dst, i);
             shadow_offer(h, frame, len);
-            break;
         }
-        case 5: {
-            int64_t ns = (int64_t)get16(in) << (get8(in) % 28);
-
-            step_time(h, ns);
-            break;
-        }
-        case 6:
-            e1000e_pp_bus_master(c, get8(in) & 1);
-            break;
-        case 7:
-            e1000e_pp_power_set(c, get8(in) & 3);
-            may_clear = true;
-            break;
-        case 8:
-            e1000e_pp_set_link(c, get8(in) & 1);
-            break;
-        case 9:
-            h->mode = get8(in) % 3;
-            e1000e_pp_irq_update(c);
-            break;
-        case 10:
-            if (get8(in) & 1) {
-                off = get8(in) & 4;
-                val = get32(in);
-                if (off) {
-                    shadow_post(h, c->arch.ioaddr & 0x1fffc, val);  /* IODATA */
-                }
-                e1000e_pp_io_write(c, off, val);
-            } else {
-                e1000e_pp_io_read(c, get8(in) & 4);
-            }
-            may_clear = true;
-            break;
-        case 11:
-            e1000e_pp_core_reset(c);
-            may_clear = true;
-            break;
-        case 12:
-            off = get8(in) & 1 ? O_TDT : O_RDT;
-            val = get16(in);
-            shadow_post(h, off, val);
-            e1000e_pp_write(c, off, val);
-            break;
-        default: {
-            unsigned n = get8(in) % 32, dst;
-
-            len = get16(in) % sizeof(frame);
-            dst = get8(in);
-            for (i = 0; i < n; i++) {
-                make_frame(h, frame, len, dst, i);
-                shadow_offer(h, frame, len);
-            }
-            break;
-        }
-        }
-        if (!may_clear) {
-            shadow_check_stats(h);
-        }
-        shadow_post(h, ~0u, 0);
-        shadow_snapshot(h);
-        if (c->depth != 0) {
-            shadow_violation("an entry point returned inside another",
-                             c->depth, op);
-        }
+        break;
+    }
+    }
+    if (!may_clear) {
+        shadow_check_stats(h);
+    }
+    shadow_post(h, ~0u, 0);
+    shadow_snapshot(h);
+    if (c->depth != 0) {
+        shadow_violation("an entry point returned inside another",
+                         c->depth, op);
     }
 }
 
 /*
- * Every state an input reaches migrates: the validator takes it, and
- * loaded into a fresh core then saved again it is the same.
+ * The migration invariant.  At a point the input picks (the first
+ * operation at or after a byte offset its hash chooses), the state is
+ * saved (presave: the canonical form a stream carries) and loaded into a
+ * fresh core, as a destination does: initialised from its own
+ * configuration, then the architectural state, the sizes presave set
+ * and the engine work left past a step's budget, then postload (the
+ * validator, the timers re-armed).  The validator must take every state
+ * an input reaches, and the loaded state saved again must be the same.
+ * Then the loaded copy runs the rest of the input beside the original,
+ * on its own copy of guest memory and timers, and after every operation
+ * both must have done the same: the same DMA (addresses, lengths, the
+ * bytes written), interrupts, frames sent, timers armed, values the
+ * guest read and frames taken.  At the end their states and guest
+ * memory must be equal.  The original keeps running after its presave,
+ * as a source does when a migration fails or a snapshot is taken.
  */
-static void check_migration(Harness *h)
+static Harness *migrate(Harness *h)
 {
-    static E1000EPPCore *twin;
+    static E1000EPPCore *core;
+    static uint8_t *mem;
+    static Harness t;
     char err[160];
+    int i;
 
-    if (!twin) {
-        twin = malloc(sizeof(*twin));
+    if (!core) {
+        core = malloc(sizeof(*core));
+        mem = malloc(GUEST_MEM);
     }
     e1000e_pp_state_presave(h->core);
-    memset(twin, 0, sizeof(*twin));
-    twin->plat = h->core->plat;
-    twin->opaque = h->core->opaque;
-    twin->cfg = h->core->cfg;
-    twin->arch = h->core->arch;
-    twin->saved = h->core->saved;
-    twin->work = h->core->work;
-    if (e1000e_pp_state_postload(twin, err, sizeof(err))) {
+    t = (Harness) {
+        .core = core, .mem = mem, .now = h->now, .mode = h->mode,
+        .frames = h->frames, .trace = h->trace, .twin = true,
+    };
+    for (i = 0; i < E1000E_PP_TIMER_COUNT; i++) {
+        t.timers[i] = -1;
+    }
+    memcpy(mem, h->mem, GUEST_MEM);
+    e1000e_pp_core_init(core, &platform, &t, &h->core->cfg);
+    core->arch = h->core->arch;
+    core->saved = h->core->saved;
+    core->work = h->core->work;
+    if (e1000e_pp_state_postload(core, err, sizeof(err))) {
         fprintf(stderr, "refused: %s\n", err);
         shadow_violation("a reachable state was refused on load", 0, 0);
     }
-    e1000e_pp_state_presave(twin);
-    if (memcmp(&twin->arch, &h->core->arch, sizeof(twin->arch)) ||
-        memcmp(&twin->saved, &h->core->saved, sizeof(twin->saved))) {
+    e1000e_pp_state_presave(core);
+    if (memcmp(&core->arch, &h->core->arch, sizeof(core->arch)) ||
+        memcmp(&core->saved, &h->core->saved, sizeof(core->saved))) {
         shadow_violation("a loaded state saved again differs", 0, 0);
     }
+    if (memcmp(t.timers, h->timers, sizeof(t.timers))) {
+        shadow_violation("the timers re-armed on load differ", 0, 0);
+    }
+    if (h->trace) {
+        fprintf(stderr, "saved and loaded: the copy runs beside\n");
+    }
+    h->compare = t.compare = true;
+    h->out = t.out = 0xcbf29ce484222325ull;
+    h->nout = t.nout = 0;
+    return &t;
+}
+
+/* After the rest of the input: the same state, the same guest memory. */
+static void compare_end(Harness *h, Harness *t)
+{
+    e1000e_pp_state_presave(h->core);
+    e1000e_pp_state_presave(t->core);
+    if (memcmp(&t->core->arch, &h->core->arch, sizeof(t->core->arch)) ||
+        memcmp(&t->core->saved, &h->core->saved, sizeof(t->core->saved)) ||
+        t->core->work != h->core->work) {
+        shadow_violation("the loaded copy ended in another state", 0, 0);
+    }
+    if (memcmp(t->mem, h->mem, GUEST_MEM)) {
+        shadow_violation("the loaded copy left guest memory otherwise", 0,
+                         0);
+    }
+}
+
+/* Where the input migrates: a byte offset from its hash (FNV-1a) */
+static size_t split_point(const uint8_t *data, size_t size)
+{
+    uint64_t x = 0xcbf29ce484222325ull;
+    size_t i;
+
+    for (i = 0; i < size; i++) {
+        x = (x ^ data[i]) * 0x100000001b3ull;
+    }
+    return size ? x % size : 0;
+}
+
+static void run(Harness *h, Input *in)
+{
+    size_t start = in->left, at = split_point(in->p, in->left);
+    Harness *t = NULL;
+    unsigned ops;
+
+    for (ops = 0; ops < MAX_OPS && in->left; ops++) {
+        Input copy;
+
+        if (!t && start - in->left >= at) {
+            t = migrate(h);
+        }
+        copy = *in;
+        step(h, in);
+        if (t) {
+            step(t, &copy);
+            if (t->out != h->out || t->nout != h->nout) {
+                shadow_violation("the loaded copy behaved otherwise "
+                                 "(outputs, op)", t->nout, ops);
+            }
+        }
+    }
+    if (!t) {
+        t = migrate(h);     /* the end state migrates all the same */
+    }
+    compare_end(h, t);
 }
 
 /* libFuzzer's entry point: one input, one fresh device. */
@@ -436,6 +590,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     e1000e_pp_bus_master(h.core, true);
     shadow_snapshot(&h);
     run(&h, &in);
-    check_migration(&h);
     return 0;
 }

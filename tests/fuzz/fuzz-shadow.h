@@ -101,6 +101,16 @@ typedef struct Harness {
     unsigned frames;         /* offered so far in this run */
     size_t read_len;         /* of the DMA read being noted, whole */
     bool trace;              /* FUZZ_TRACE: every operation and DMA */
+    /*
+     * The migration invariant (fuzz-core.c): a copy loaded from the
+     * saved state runs the rest of the input beside the original, with
+     * no shadow of its own; both hash what they do (DMA, interrupts,
+     * frames sent, timers, values read) and the hashes must agree.
+     */
+    bool twin;               /* the loaded copy */
+    bool compare;            /* a loaded copy runs: hash the outputs */
+    uint64_t out;            /* the outputs since the load, hashed */
+    uint64_t nout;           /* how many */
 } Harness;
 
 /* Report a broken invariant and abort (libFuzzer keeps the input). */
@@ -114,6 +124,9 @@ void shadow_post(Harness *h, uint32_t off, uint32_t val);
 int shadow_dma_read(void *opaque, uint64_t addr, void *buf, size_t len);
 int shadow_dma_write(void *opaque, uint64_t addr, const void *buf,
                      size_t len);
+/* One output of the device, into h->out when a loaded copy runs */
+void harness_out(Harness *h, char kind, uint64_t v, const void *p,
+                 size_t len);
 /* Offer one frame and check where it ended */
 void shadow_offer(Harness *h, const uint8_t *f, size_t len);
 /* Remember the statistics; check them against the last snapshot */
