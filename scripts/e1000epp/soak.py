@@ -32,6 +32,7 @@ device's event list), dmesg.txt, and vm/ (console, QMP, agents, peer).
 import os
 import random
 import sys
+import threading
 import time
 from collections import Counter
 
@@ -102,6 +103,7 @@ class Soak:
         self.t0 = None
         self.streams = []
         self.svm = None
+        self.end_counters = self.ethtool0 = self.ethtool1 = None
         self.start_stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ",
                                          time.gmtime())
 
@@ -177,9 +179,11 @@ class Soak:
             out[s.direction] = {
                 "streams": len(s.results),
                 "mib": sum(r["bytes"] for r in s.results) / 2 ** 20,
-                "failed": sum(not r["ok"] for r in s.results)}
+                "failed": sum(not r["ok"] for r in s.results),
+                "resent": s.resent}
         for d in ("tx", "rx"):
-            out.setdefault(d, {"streams": 0, "mib": 0.0, "failed": 0})
+            out.setdefault(d, {"streams": 0, "mib": 0.0, "failed": 0,
+                               "resent": 0})
         return out
 
     # -- the run ----------------------------------------------------------
@@ -216,11 +220,14 @@ class Soak:
         self.ethtool0 = svm.ethtool_stats()
         self.dmesg.take()           # the boot's lines are not the soak's
         self.devevents.poll()
-        svm.sh(f"ping -q -i 0.2 {harness.PEER_IP} >/dev/null 2>&1 &")
+        # Some Tx for the driver's hang check at every moment (one a
+        # second: a TCPTX answer waits for 300 ms of quiet, soak_traffic).
+        svm.sh(f"ping -q -i 1 {harness.PEER_IP} >/dev/null 2>&1 &")
+        draining = threading.Event()
         self.streams = [soak_traffic.Stream(svm, svm.extra[0], "tx",
-                                            0x100000),
+                                            0x100000, draining),
                         soak_traffic.Stream(svm, svm.extra[1], "rx",
-                                            0x200000)]
+                                            0x200000, draining)]
         self.t0 = time.monotonic()
         for s in self.streams:
             s.start()
@@ -296,7 +303,6 @@ class Soak:
                               f"{r['detail']}")
         svm.sh("killall ping 2>/dev/null; true", check=False)
         self.ethtool1 = svm.ethtool_stats()
-        self.end_counters = None
         if not self.stock:
             def read():
                 p = svm.peer("STATS")
@@ -369,7 +375,7 @@ class Soak:
             "events_by_kind": {k: by[k] for k in self.kinds},
             "frames": self.frames(), "tcp": self.tcp(),
             "device": {"text": self.device_text(),
-                       "end": getattr(self, "end_counters", None)},
+                       "end": self.end_counters},
             "memory": memory, "samples": self.samples,
             "events": self.events,
             "streams": {s.direction: s.results for s in self.streams},
@@ -377,8 +383,7 @@ class Soak:
         }
 
     def _ethtool_delta(self):
-        e0 = getattr(self, "ethtool0", None)
-        e1 = getattr(self, "ethtool1", None)
+        e0, e1 = self.ethtool0, self.ethtool1
         if not e0 or not e1:
             return {}
         return {k: e1[k] - e0.get(k, 0) for k in sorted(e1)

@@ -10,9 +10,9 @@ kind comes once per len(kinds) events, the order and the parameters
                x-link-drop-ms (the device counts what meets the cable
                out as rx-not-ready), on the stock model QMP set_link
                (QEMU drops those frames before the device)
-  tx-hang      the Tx engine held (x-tx-hold) until the driver's hang
-               check logs "Detected Hardware Unit Hang" and it resets the
-               adapter, then released (e1000e-pp only: the stock model has
+  tx-hang      the Tx engine held (x-tx-hold), the ring filled, until the
+               stack's transmit watchdog or the driver's hang check has
+               the driver log "Reset adapter" and reset it, then released (e1000e-pp only: the stock model has
                no knob to hold its Tx engine)
   runtime-pm   power/control auto, the link out: the driver suspends the
                function (D3hot); the link back wakes it through PME and
@@ -35,6 +35,7 @@ LINK_DROP_MS = (100, 1500)
 # Generous for TCG on a loaded 2-core machine; reached only when the
 # driver never gets there.
 HANG_TIMEOUT = 120
+HANG_FRAMES = 400
 PM_TIMEOUT = 120
 # The link knob's maximum: held out while the driver suspends.
 LINK_KNOB_MAX_MS = 60000
@@ -89,15 +90,23 @@ def link_flap(svm, dmesg, ms):
     return True, how
 
 
-def tx_hang(svm, dmesg, hold=1):
+def tx_hang(svm, dmesg, run=0x7f000000):
     svm.qom_set("x-tx-hold", 1)
+    # Under MSI-X the driver looks for a hang only when a Tx interrupt
+    # comes, which a held engine never raises; the stack's own watchdog
+    # sees the queue stopped for 5 s once the ring is full and has the
+    # driver reset the adapter. HANG_FRAMES fill the 256-descriptor ring
+    # whatever else is sending (frames of a run nobody counts).
+    try:
+        svm.agent.kv(f"TX eth0 {harness.PEER_MAC} {run} {HANG_FRAMES} 60 60")
+    except harness.AgentError:
+        pass            # the qdisc full before the last one: enough
     seen = []
     try:
         harness.wait_until(
             "the driver's Tx hang check and reset",
             lambda: seen.extend(ln for ln in dmesg.read()
-                                if "Detected Hardware Unit Hang" in ln or
-                                "Reset adapter" in ln) or seen,
+                                if "Reset adapter" in ln) or seen,
             HANG_TIMEOUT, interval=0.5, evidence=svm.vm.console_tail)
     finally:
         svm.qom_set("x-tx-hold", 0)

@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The soak's guest and what it reads from it (soak.py runs it).
 
-One harness.Vm with two more serial ports (COM3 on IRQ 5, COM4 on IRQ 7:
+One harness.Vm with two more serial ports (COM3 on IRQ 6, COM4 on IRQ 7:
 ISA IRQs q35 leaves free, announced in QEMU's ACPI table, so Linux's
-8250 driver takes them as ttyS2 and ttyS3 with those IRQs; the default
-IRQs 4 and 3 would be shared with ttyS0 and ttyS1, and two QEMU devices
-driving one ISA line lose interrupts). A second and a third agent run on
-them, so the TCP streams of both directions run at once while the first
+8250 driver takes them as ttyS2 and ttyS3 with those IRQs). Not the
+default IRQs 4 and 3: those are ttyS0's and ttyS1's, and two QEMU
+devices driving one ISA line lose interrupts. Not IRQ 5 either: Linux
+sets it up level-triggered ("5-fasteoi" in /proc/interrupts), not what
+an ISA UART drives. start() checks that both are edge-triggered. A second and a third agent run on them,
+so the TCP streams of both directions run at once while the first
 agent configures the guest, reads it and runs the pattern rounds.
 
 Guest RAM is preallocated (-mem-prealloc): QEMU's resident memory then
@@ -16,6 +18,7 @@ for the first time.
 """
 
 import re
+import socket
 import threading
 import time
 
@@ -23,7 +26,7 @@ from .vm import harness
 from .vm.agentlink import Agent
 
 # The two extra agents: (chardev id, ISA index, IRQ, guest tty).
-EXTRA_PORTS = (("soak1", 2, 5, "ttyS2"), ("soak2", 3, 7, "ttyS3"))
+EXTRA_PORTS = (("soak1", 2, 6, "ttyS2"), ("soak2", 3, 7, "ttyS3"))
 NIC = "/machine/peripheral/" + harness.Vm.NIC_ID
 # The device's receive counters: where every frame the wire offered went
 # (hw/net/e1000e_pp/core/rx.c): offered = the sum of SINKS + the frames
@@ -44,7 +47,45 @@ DMESG_BAD = re.compile(
     r"soft lockup|hung_task|rcu.*stall|e1000e.*\b(error|timeout)\b")
 # What the driver logs for a Tx hang and its reset: expected during a
 # Tx-hang event only.
-DMESG_HANG = re.compile(r"Detected Hardware Unit Hang|Reset adapter")
+DMESG_HANG = re.compile(r"Detected Hardware Unit Hang|Reset adapter|"
+                        r"NETDEV WATCHDOG")
+
+
+# Seconds without a byte from an agent after which the host sends it a
+# carriage return (which the agent ignores: agent.c skips '\r').
+POKE_AFTER = 5.0
+
+
+class PokingAgent(Agent):
+    """The agent's line protocol, but a wait of more than POKE_AFTER s
+    for the next line sends a '\r': a reply the guest's UART holds back
+    goes out with the next interrupt the port raises, and a byte received
+    is one. Seen on ttyS2 in two of the first runs: the last line of a
+    TCPTX answer held until the host's QUIT arrived 6 minutes later
+    (and then came at once), with the port on IRQ 5 and on IRQ 6. Each
+    poke is in the agent's log."""
+
+    pokes = 0
+
+    def _readline(self, deadline):
+        while b"\n" not in self.buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise harness.HarnessError("agent did not answer in time")
+            self.sock.settimeout(min(left, POKE_AFTER))
+            try:
+                chunk = self.sock.recv(65536)
+            except socket.timeout:
+                if deadline - time.monotonic() > 0:
+                    self.sock.sendall(b"\r")
+                    self.pokes += 1
+                    self.log.write(f"{time.time():.3f} > \\r (poke "
+                                   f"{self.pokes})\n")
+                continue
+            if not chunk:
+                raise harness.HarnessError("agent connection closed")
+            self.buf += chunk
+        return super()._readline(deadline)
 
 
 class SoakVm:
@@ -73,14 +114,24 @@ class SoakVm:
 
     def start(self):
         self.vm.start(self.peer_bin)
+        # The control agent pokes too (its state is Agent's).
+        self.vm.agent.__class__ = PokingAgent
         self.pid = self.vm.machine.get_pid()
         for cid, _, _, tty in EXTRA_PORTS:
             self.agent.sh(f"/sbin/e1000epp-agent /dev/{tty} "
                           ">/dev/null 2>&1 &")
-            a = Agent(self.vm.sockdir / f"{cid}.sock",
+            a = PokingAgent(self.vm.sockdir / f"{cid}.sock",
                       self.vm.report_dir / f"agent-{tty}.log")
             a.hello(timeout=60)
             self.extra.append(a)
+        _, irqs = self.sh("grep ttyS /proc/interrupts", check=False)
+        for _, _, irq, tty in EXTRA_PORTS:
+            line = [ln for ln in irqs.splitlines() if ln.rstrip()
+                    .endswith(tty)]
+            if not line or f"{irq}-edge" not in line[0]:
+                raise harness.HarnessError(
+                    f"{tty} is not on an edge-triggered IRQ {irq}: "
+                    f"{line[0].strip() if line else 'not in /proc/interrupts'}")
         harness.link_up(self.vm)
         return self
 

@@ -189,7 +189,10 @@ def summary_text(data):
     for d in ("tx", "rx"):
         lines.append(f"tcp {'guest->peer' if d == 'tx' else 'peer->guest'}:"
                      f" {t[d]['streams']} streams, {t[d]['mib']:.1f} MiB "
-                     f"checked, {t[d]['failed']} failed")
+                     f"checked, {t[d]['failed']} failed"
+                     + (f" ({t[d]['resent']} holes the driver left at "
+                        "resets and link loss, filled by TCP's resends)"
+                        if t[d].get("resent") else ""))
     c = data["device"]
     lines.append("device: " + c["text"])
     for key in ("qemu_rss_kib", "guest_mem_available_kib"):
