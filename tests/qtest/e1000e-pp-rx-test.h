@@ -184,6 +184,6 @@ typedef struct EppRxErrKind {
 
 #define EPP_RX_ERR_KINDS 4
 extern const EppRxErrKind epp_rx_err_kinds[EPP_RX_ERR_KINDS];
-bool epp_rx_arm_error(E1000epp *d, const char *model, const EppRxErrKind *k);
+void epp_rx_arm_error(E1000epp *d, const EppRxErrKind *k);
 
 #endif

@@ -70,6 +70,21 @@ void e1000epp_add_case(const char *name, E1000eppCaseFn fn, const void *data)
     }
 }
 
+void e1000epp_add_pp_case(const char *name, E1000eppCaseFn fn,
+                          const void *data)
+{
+    add_run(models[0], name, NULL, fn, data);
+}
+
+void e1000epp_add_pp_scenarios(const E1000eppScenario *list, size_t n)
+{
+    size_t s;
+
+    for (s = 0; s < n; s++) {
+        add_run(models[0], list[s].name, list[s].fn, NULL, NULL);
+    }
+}
+
 void e1000epp_add_scenarios(const E1000eppScenario *list, size_t n)
 {
     size_t m, s;

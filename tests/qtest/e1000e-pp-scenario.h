@@ -5,7 +5,8 @@
  *
  * A scenario runs against one model.  Every scenario is registered for
  * e1000e-pp and for the stock e1000e as the GLib test path
- * "/x86_64/<model>/<name>", and skipped when the binary lacks that
+ * "/x86_64/<model>/<name>" (except knob scenarios, e1000e-pp's only:
+ * e1000epp_add_pp_case), and skipped when the binary lacks that
  * device (which the runner counts as a failed run).  Plain scenarios
  * take the model; cases generated from a table
  * also get their row (shared by both models, read-only).
@@ -27,6 +28,15 @@ typedef void (*E1000eppCaseFn)(const char *model, const void *data);
 
 void e1000epp_add_scenarios(const E1000eppScenario *list, size_t n);
 void e1000epp_add_case(const char *name, E1000eppCaseFn fn, const void *data);
+/*
+ * For e1000e-pp alone: scenarios of a knob or property stock e1000e does
+ * not have, where all stock could assert is that absence.  That is
+ * asserted once, for every such property, by pp_only_properties in
+ * e1000e-pp-test (e1000e-pp-test-props.c).
+ */
+void e1000epp_add_pp_case(const char *name, E1000eppCaseFn fn,
+                          const void *data);
+void e1000epp_add_pp_scenarios(const E1000eppScenario *list, size_t n);
 /* main() of a binary whose scenarios are all in one list */
 int e1000epp_main(int argc, char **argv, const E1000eppScenario *list,
                   size_t n);

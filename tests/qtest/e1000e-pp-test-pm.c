@@ -110,7 +110,7 @@ void reset_delay_widens_ctrl_rst(const char *model)
  * Given a Tx ring with one frame posted, when x-tx-hold is set with
  * qom-set, then TDH stays where it is and nothing is sent; when it is
  * released, the frame goes and TDH moves; both changes are in "events".
- * stock e1000e: has no knobs (qom-set fails); asserted as such.
+ * e1000e-pp only (stock e1000e has no knobs: pp_only_properties).
  */
 void knob_tx_hold_stops_tdh(const char *model)
 {
@@ -120,11 +120,6 @@ void knob_tx_hold_stops_tdh(const char *model)
     uint64_t buf;
 
     e1000epp_bring_up(d, &e1000epp_default_config);
-    if (is_stock(model)) {
-        g_assert_false(e1000epp_qom_set(d, "x-tx-hold", 1));
-        e1000epp_stop(d);
-        return;
-    }
     g_assert_true(e1000epp_qom_set(d, "x-tx-hold", 1));
     buf = e1000epp_alloc(d, 64);
     e1000epp_txd_legacy(desc, buf, 60, TXD_CMD_EOP | TXD_CMD_IFCS |
@@ -257,7 +252,7 @@ void gio_master_disable_holds_frames(const char *model)
  * x-link-drop-ms takes the link away for that long (STATUS.LU clears at
  * once and returns after auto-negotiation); x-wake-event with WUC.APME in
  * D0 records the cause in WUS only.
- * stock e1000e: has no knobs: qom-set is refused, the link stays.
+ * e1000e-pp only (stock e1000e has no knobs: pp_only_properties).
  */
 void knob_link_drop_and_wake_event(const char *model)
 {
@@ -265,13 +260,6 @@ void knob_link_drop_and_wake_event(const char *model)
 
     d = e1000epp_start(model, NULL);
     e1000epp_bring_up(d, &e1000epp_default_config);
-    if (is_stock(model)) {
-        /* stock e1000e: no such property; qom-set is refused */
-        g_assert_false(e1000epp_qom_set(d, "x-link-drop-ms", 10));
-        g_assert_cmphex(e1000epp_rd(d, STATUS) & STATUS_LU, ==, STATUS_LU);
-        e1000epp_stop(d);
-        return;
-    }
     g_assert_true(e1000epp_qom_set(d, "x-link-drop-ms", 10));
     g_assert_cmphex(e1000epp_rd(d, STATUS) & STATUS_LU, ==, 0);
     e1000epp_step(d, 10 * EPP_NS_PER_MS);

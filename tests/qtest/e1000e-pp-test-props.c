@@ -177,20 +177,12 @@ static void pmcsr_write(E1000epp *d, uint16_t v)
  * the device still answers QMP and stays in D3hot; and both ends of
  * every range are accepted in either state.
  *
- * stock e1000e: has none of the knobs; asserted once, for all of them.
+ * e1000e-pp only: stock e1000e has none of the knobs (pp_only_properties).
  */
 void props_bad_values_refused_over_qmp(const char *model)
 {
     E1000epp *d = e1000epp_start(model, NULL);
-    size_t i;
 
-    if (on_stock(model, "no x- knobs")) {
-        for (i = 0; i < ARRAY_SIZE(knobs); i++) {
-            g_assert_false(qom_has(d, knobs[i].name));
-        }
-        e1000epp_stop(d);
-        return;
-    }
     refuse_bad_values(d);
     accept_range_ends(d);
 
@@ -202,6 +194,54 @@ void props_bad_values_refused_over_qmp(const char *model)
     g_assert_cmphex(pmcsr(d) & 3, ==, 3);
 
     pmcsr_write(d, 0);
+    e1000epp_stop(d);
+}
+
+/* ---------------------------------------------------------------- */
+/* What stock e1000e does not have                                  */
+/* ---------------------------------------------------------------- */
+
+/*
+ * Every property e1000e-pp has and stock e1000e does not: the knobs of
+ * docs/usage.md's property table (all but mac), and the counters and
+ * lists docs/usage.md, docs/fidelity.md and the scenarios read.
+ */
+static const char *const pp_only_props[] = {
+    "x-rx-backpressure", "x-reset-delay-ns", "x-rx-fetch-limit",
+    "x-tx-hold", "x-link-drop-ms", "x-wake-event", "x-dma-fault-writes",
+    "x-rx-error-crc", "x-rx-error-symbol", "x-rx-error-data",
+    "x-rx-error-oversize",
+    "rx-offered", "rx-delivered", "rx-missed", "rx-wake", "rx-errored",
+    "rx-oversize", "rx-not-ready", "rx-null-desc", "rx-buf-new",
+    "rx-buf-reposted", "dma-errors", "dma-fault-count", "dma-faults",
+    "pm-violations", "reset-accesses", "reentries-refused", "events",
+    "situations",
+};
+
+/*
+ * Given a realized device, then e1000e-pp has every property above and
+ * stock e1000e none of them, and qom-set of each run-time knob (those of
+ * `knobs`) is refused there: the one stock scenario of every knob
+ * scenario that runs on e1000e-pp only (e1000epp_add_pp_case: the frame
+ * error matrices of e1000e-pp-rx-test, x-tx-hold, x-link-drop-ms and
+ * x-wake-event, the reset/suspend race's counters, the knobs' ranges).
+ */
+void pp_only_properties(const char *model)
+{
+    E1000epp *d = e1000epp_start(model, NULL);
+    bool stock = on_stock(model, "none of e1000e-pp's knobs, counters or "
+                          "lists");
+    size_t i;
+
+    for (i = 0; i < ARRAY_SIZE(pp_only_props); i++) {
+        if (qom_has(d, pp_only_props[i]) == stock) {
+            g_error("%s %s property %s", model, stock ? "has" : "lacks",
+                    pp_only_props[i]);
+        }
+    }
+    for (i = 0; stock && i < ARRAY_SIZE(knobs); i++) {
+        g_assert_false(e1000epp_qom_set(d, knobs[i].name, knobs[i].min));
+    }
     e1000epp_stop(d);
 }
 

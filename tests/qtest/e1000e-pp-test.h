@@ -43,5 +43,6 @@ void stats_clear_on_read(const char *model);
 void props_bad_values_refused_over_qmp(const char *model);
 void props_bad_values_refused_on_command_line(const char *model);
 void props_add_cases(void);
+void pp_only_properties(const char *model);
 
 #endif /* E1000E_PP_TEST_H */
