@@ -26,7 +26,8 @@ stopped; the peer's frames all offered), DMA errors, or memory drifting
 The report directory holds soak.json (the seed, every sample, every
 event in order with its pattern round, every TCP stream, the verdict),
 summary.txt, memory.svg (both memory curves), device-events.txt (the
-device's event list), dmesg.txt, and vm/ (console, QMP, agents, peer).
+device's event list), dmesg.txt, and vm/ (console, QMP, agents, peer, the peer's capture of
+the last event and of every event where something failed).
 """
 
 import os
@@ -104,6 +105,7 @@ class Soak:
         self.streams = []
         self.svm = None
         self.end_counters = self.ethtool0 = self.ethtool1 = None
+        self.kept_failures = 0
         self.start_stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ",
                                          time.gmtime())
 
@@ -254,11 +256,27 @@ class Soak:
             time.sleep(self.rng.uniform(0.5, 1.5) * a.interval)
         self.finish()
 
+    def capture(self, n):
+        """The peer's capture of event n (from its start to the next
+        event's) in vm/capture-NNNN.pcap; the previous event's is
+        deleted unless something failed in it: a capture of everything
+        grows by about 100 MiB a minute."""
+        vmdir = os.path.join(self.report, "vm")
+        self.svm.peer(f"PCAP {vmdir}/capture-{n:04d}.pcap")
+        prev = os.path.join(vmdir, f"capture-{n - 1:04d}.pcap")
+        if n > 1 and len(self.failures) == self.kept_failures:
+            try:
+                os.unlink(prev)
+            except OSError:
+                pass
+        self.kept_failures = len(self.failures)
+
     def one_event(self, run_no):
         svm = self.svm
         kind, params = self.schedule.next(self.mtu)
         ev = {"n": len(self.events) + 1, "t_min": round(self.minutes(), 3),
               "kind": kind, "params": params}
+        self.capture(ev["n"])
         t0 = time.monotonic()
         try:
             ok, detail = soak_events.run_event(svm, self.dmesg, kind,
