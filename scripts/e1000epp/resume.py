@@ -253,7 +253,7 @@ def run(args):
                               args.run)
     with open(run_dir / "qemu.cmdline", "w") as f:
         f.write(" ".join(argv) + "\n")
-    peer = proc = None
+    peer = proc = qmp = None
     try:
         try:
             peer = harness.Peer(peer_bin, sockdir / "net.sock", run_dir)
@@ -305,6 +305,11 @@ def run(args):
         print(f"QEMU exited ({rc})", flush=True)
         return 0
     finally:
+        if qmp:
+            try:
+                qmp.close()
+            except Exception:       # QEMU gone: EOF on the socket
+                pass
         if proc and proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
             try:
