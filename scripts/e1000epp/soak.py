@@ -431,7 +431,15 @@ def run(args):
           f"{report}", flush=True)
     for k, why in soak.not_run.items():
         print(f"[soak] not run: {k}: {why}", flush=True)
-    soak.run(peer_bin)
+    try:
+        soak.run(peer_bin)
+    except KeyboardInterrupt:
+        # The VM is stopped (Soak.run); what was seen so far is kept.
+        soak.fail("interrupted")
+        soak.write()
+        print(f"\n[soak] interrupted; what was seen so far: {report}",
+              flush=True)
+        raise
     data = soak.write()
     text = soak_report.summary_text(data)
     with open(os.path.join(report, "summary.txt"), "w") as f:
