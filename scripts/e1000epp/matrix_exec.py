@@ -37,8 +37,8 @@ from .matrix_guest import (Checks, Guest, boot_args, cell_observed,
                            ethtool_stats, new_events, read_device,
                            read_layout, read_qom, read_taint, scan_dmesg,
                            tcp_retransmits)
-from .matrix_traffic import (DMA_FAULTS, ERR_MARKED, measured_traffic,
-                             record_cost, rx_burst)
+from .matrix_traffic import (DMA_FAULTS, ERR_MARKED, REPEAT, UDP_COUNT,
+                             measured_traffic, record_cost, rx_burst)
 from .vm import harness
 
 # Device counters that must not move during a cell (but for the faults
@@ -88,6 +88,58 @@ def layout_declared(cell, layout):
         else:
             need.append(name)
     return need, moot
+
+
+# Linux e1000e's copybreak when the cell sets none (COPYBREAK_DEFAULT).
+COPYBREAK_DEFAULT = 256
+# Frames every cell receives shorter than any copybreak of ours but 0:
+# its 60-byte pattern frames (REPEAT of them) and the peer's echoes of
+# its 64-byte UDP datagrams (matrix_traffic.UDP_COUNT, 106 bytes each).
+SMALL_FRAMES = REPEAT + UDP_COUNT
+
+
+class IotlbFills:
+    """The emulated IOMMU's IOTLB fills (its page walks for the NIC's
+    DMA) over a cell's traffic, from QEMU's trace log (-D)."""
+
+    def __init__(self, vm):
+        self.vm = vm
+        self.path = cost.trace_path(str(vm.report_dir))
+        self.offset = os.path.getsize(self.path) \
+            if os.path.exists(self.path) else 0
+        vm.qmp.execute("trace-event-set-state", name=cost.FILL_EVENT,
+                       enable=True)
+
+    def stop(self):
+        self.vm.qmp.execute("trace-event-set-state", name=cost.FILL_EVENT,
+                            enable=False)
+        return cost.count_events(self.path, self.offset)[1]
+
+
+def check_copybreak(checks, cell, delta):
+    """One buffer per frame (the extended / legacy layouts Linux uses up
+    to MTU 1500): every buffer the device filled is one the driver either
+    re-posted (a frame shorter than copybreak, copied into a new skb by
+    e1000_clean_rx_irq) or replaced with a new one (the device's per-slot
+    tracking, rx-buf-reposted / rx-buf-new). Copybreak 0 copies nothing;
+    any other of ours copies at least the cell's small frames."""
+    layout = checks.layout
+    if not layout or layout["format"] == "packet-split":
+        return      # buffer 0 is a new skb for every frame there
+    new, again = delta.get("rx-buf-new"), delta.get("rx-buf-reposted")
+    got = delta.get("rx-delivered")
+    checks.eq("receive buffers new + re-posted = frames delivered "
+              "(rx-buf-new, rx-buf-reposted)",
+              None if new is None or again is None else new + again, got)
+    cb = COPYBREAK_DEFAULT if cell.copybreak is None else cell.copybreak
+    if cb == 0:
+        checks.eq("copybreak=0: buffers re-posted (every frame goes up in "
+                  "its own buffer)", again, 0)
+    else:
+        checks.true(f"copybreak={cb}: buffers re-posted >= the cell's "
+                    f"{SMALL_FRAMES} small frames (copied, buffer kept)",
+                    again is not None and again >= SMALL_FRAMES,
+                    f"re-posted {again}")
 
 
 def hang_events(events):
@@ -153,8 +205,19 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
         dev0 = read_device(vm)
         diag0 = read_qom(vm, matrix_diag.QOM_START)
         peer0 = vm.peer.stats()
+        fills = IotlbFills(vm) if cell.iommu != "noiommu" and \
+            window is None else None
         raw, buf = measured_traffic(vm, cell, 0x10000 + index * 16, checks,
                                     cell_dir, tlog, window, bound)
+        if fills is not None:
+            fills = fills.stop()
+        elif raw is not None and cell.iommu != "noiommu":
+            fills = raw.get("fills")
+        if cell.iommu != "noiommu":
+            tlog(f"IOTLB fills over the traffic: {fills}")
+            checks.true("IOTLB fills over the traffic (intel-iommu "
+                        f"{cost.FILL_EVENT}): the device's DMA translated",
+                        bool(fills), f"{fills} fills")
         stats1 = ethtool_stats(vm, checks=checks)
         if raw is not None:
             burst = rx_burst(vm, cell, 0x800000 + index * 16, checks,
@@ -190,6 +253,7 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
                 checks.eq(f"device counter {k} (QMP)" +
                           (" unchanged" if not want else ""), delta[k], want)
         if observed:
+            check_copybreak(checks, cell, delta)
             want = expected_drops(cell, checks.burst)
             checks.eq("device drop counters over the cell (QMP)",
                       {k: delta.get(k) for k in want}, want)
@@ -310,9 +374,12 @@ def run_cells(cells, device, report_dir, peer_bin, guest_dir=None,
             boot_dir = os.path.join(report_dir, "boots",
                                     f"{boots:02d}-{boot_key}")
             extra = []
+            os.makedirs(boot_dir, exist_ok=True)
             if measure_cost:
-                os.makedirs(boot_dir, exist_ok=True)
                 extra = cost.qemu_args(boot_dir, boot_key == "iommu")
+            elif boot_key == "iommu":
+                # QEMU's trace log, where the cells count IOTLB fills.
+                extra = ["-D", cost.trace_path(boot_dir)]
             vm = harness.Vm(device, boot_dir, append="e1000epp.load=0 " +
                             append, device_args=dev_args,
                             guest_dir=guest_dir, extra_args=extra)

@@ -24,7 +24,8 @@ DMESG_BAD = re.compile(
 DEVICE_COUNTERS = ("rx-offered", "rx-delivered", "rx-missed", "rx-filtered",
                    "rx-oversize", "rx-undersize", "rx-not-ready",
                    "rx-dma-error", "rx-flushed", "rx-errored",
-                   "dma-errors", "pm-violations")
+                   "dma-errors", "pm-violations", "rx-buf-new",
+                   "rx-buf-reposted")
 # The guest's TCP retransmissions (/proc/net/snmp Tcp RetransSegs).
 SNMP = "cat /proc/net/snmp"
 
