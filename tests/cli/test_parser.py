@@ -36,10 +36,14 @@ def test_setup_decided_per_command(command, setup):
 def test_every_command_is_in_the_table():
     names = [c.name for c in cli.COMMANDS]
     assert names == ["setup", "qemu", "test", "run", "merge", "bench",
-                     "report", "race", "fuzz"]
+                     "report", "race", "fuzz", "resume", "soak"]
     for c in cli.COMMANDS:
         if c.name == "merge":
             assert parse(c.name, "--report", "out", "shard1").run is c.run
+        elif c.name == "resume":
+            assert parse(c.name, "celldir").run is c.run
+        elif c.name == "soak":
+            assert parse(c.name, "--minutes", "2").run is c.run
         elif c.name != "qemu":
             assert parse(c.name).run is c.run
 
