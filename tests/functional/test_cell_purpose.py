@@ -14,7 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent /
                        "scripts"))
-from e1000epp import matrix, matrix_exec  # noqa: E402
+from e1000epp import matrix, matrix_exec, matrix_traffic  # noqa: E402
 
 TIMEOUT = 30        # a cell's traffic bound; under TCG it takes ~3 s
 
@@ -29,6 +29,7 @@ def results(device, guest_image, peer_bin, report_dir):
     try:
         # The knob disabled: no frame of the stream is marked.
         mp.setattr(matrix_exec, "ERR_MARKED", 0)
+        mp.setattr(matrix_traffic, "ERR_MARKED", 0)
         off, _ = matrix_exec.run_cells(cells, device, str(out / "off"),
                                        peer_bin, traffic_timeout=TIMEOUT,
                                        on_result=lambda r: None,

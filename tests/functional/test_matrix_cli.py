@@ -24,6 +24,7 @@ sys.path.insert(0, str(REPO / "scripts"))
 from e1000epp import matrix, matrix_report  # noqa: E402
 
 REDUCED = [
+    "mtu1500-strip-msi-noiommu-txhang",
     "mtu1500-strip-msix-iommu-dmafault",
     "mtu1500-strip-msix-noiommu",
     "mtu1500-strip-msix-noiommu-burst",
@@ -56,9 +57,9 @@ def test_reduced_matrix_is_listed_with_its_boots():
     r = cli("run", "--list", "--matrix", "reduced")
     assert r.returncode == 0, r.stderr
     assert sorted(listed(r.stdout)) == REDUCED
-    assert r.stdout.splitlines()[-1] == "15 cells, 2 boots"
+    assert r.stdout.splitlines()[-1] == "16 cells, 2 boots"
     # The IOMMU cell needs its own boot; every other cell shares one.
-    assert "boot noiommu: 13 cells" in r.stdout
+    assert "boot noiommu: 14 cells" in r.stdout
     assert "boot iommu: 2 cells" in r.stdout
 
 
@@ -108,7 +109,7 @@ def test_shards_partition_the_matrix():
         r = cli("run", "--list", "--matrix", "reduced", "--shard", f"{i}/3")
         assert r.returncode == 0, r.stderr
         seen.append(listed(r.stdout))
-    assert [len(s) for s in seen] == [5, 5, 5]
+    assert [len(s) for s in seen] == [6, 5, 5]
     assert sorted(sum(seen, [])) == REDUCED
     again = cli("run", "--list", "--matrix", "reduced", "--shard", "2/3")
     assert listed(again.stdout) == seen[1]
@@ -206,7 +207,7 @@ def test_merge_combines_shards_and_baseline_lists_changes(tmp_path):
     assert "2 cells changed" in changes
     assert "mtu2026-keep-intx-noiommu: fail -> pass" in changes
     assert "mtu9000-strip-msi-noiommu: pass -> fail" in changes
-    assert "14 passed, 1 failed" in r.stdout
+    assert "15 passed, 1 failed" in r.stdout
 
 
 def test_merge_refuses_overlapping_shards(tmp_path):

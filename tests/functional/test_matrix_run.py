@@ -56,10 +56,10 @@ def test_reduced_matrix_passes_on_e1000e_pp(reduced, device):
     if device != "e1000e-pp":
         pytest.skip("the stock model fails cells by design (below)")
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr
-    assert "15 passed, 0 failed" in r.stdout
+    assert "16 passed, 0 failed" in r.stdout
     meta = json.loads((out / "results.json").read_text())["meta"]
-    assert (meta["boots"], meta["cells"]) == (2, 15)
-    assert "[15/15 " in r.stdout, "progress lines show done/total"
+    assert (meta["boots"], meta["cells"]) == (2, 16)
+    assert "[16/16 " in r.stdout, "progress lines show done/total"
 
 
 def test_every_cell_has_its_evidence(reduced):
