@@ -238,10 +238,11 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
         delta = {k: (dev1[k] - dev0[k]) if isinstance(dev1[k], int) and
                  isinstance(dev0[k], int) else None for k in dev1}
         matrix_report.write_json(os.path.join(cell_dir, "device.json"),
-                          {"before": dev0, "after": dev1, "delta": delta})
+                                 {"before": dev0, "after": dev1,
+                                  "delta": delta})
         if checks.layout:
             matrix_report.write_json(os.path.join(cell_dir, "layout.json"),
-                              checks.layout)
+                                     checks.layout)
         observed = cell_observed(vm)
         fam = cell.family
         unread = [k for k, v in delta.items() if v is None]
@@ -330,7 +331,7 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
                         any("pme reg=0x05810 value=0x00000001" in ln
                             for ln in events), "; ".join(events[-5:]))
         matrix_report.write_json(os.path.join(cell_dir, "diag.json"),
-                          {"faults": faults, "coverage": coverage})
+                                 {"faults": faults, "coverage": coverage})
         fails = checks.failures()
         if fails:
             status, reason = matrix.FAIL, "\n".join(fails)
@@ -345,8 +346,8 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
     finally:
         tlog_f.close()
     matrix_report.write_json(os.path.join(cell_dir, "verdict.json"),
-                      {"cell": cell.name, "status": status,
-                       "checks": checks.items, "reason": reason})
+                             {"cell": cell.name, "status": status,
+                              "checks": checks.items, "reason": reason})
     out = cell.result(status, reason, round(time.monotonic() - t0, 2),
                       sorted(os.listdir(cell_dir)))
     if metrics is not None:

@@ -97,7 +97,7 @@ def sh(vm, cmd, timeout=60, check=True):
 
 def carrier(vm, ifname="eth0"):
     return sh(vm, f"cat /sys/class/net/{ifname}/carrier",
-               check=False)[1].strip() == "1"
+              check=False)[1].strip() == "1"
 
 
 def configure(vm, g, cell, log):
@@ -106,26 +106,26 @@ def configure(vm, g, cell, log):
     if g.params != params:
         if g.params is not None:
             sh(vm, "ip link del eth0.100 2>/dev/null; ip link set eth0 "
-                "down; rmmod e1000e")
+               "down; rmmod e1000e")
         sh(vm, "load-e1000e " + " ".join(params))
         g.flow_control = True
         harness.wait_until("eth0 to appear", lambda: sh(
             vm, "test -e /sys/class/net/eth0", check=False)[0] == 0, 30)
         sh(vm, "ip link set eth0 up && ip addr add "
-            f"{harness.GUEST_IP}/24 dev eth0")
+           f"{harness.GUEST_IP}/24 dev eth0")
         g.params = params
         log(f"loaded e1000e {' '.join(params)}")
     sh(vm, "ip link del eth0.100 2>/dev/null; true")
     sh(vm, f"ip link set eth0 mtu {cell.mtu}")
     sh(vm, "ethtool -K eth0 rx-fcs " +
-        ("on" if cell.crc == "rxfcs" else "off"))
+       ("on" if cell.crc == "rxfcs" else "off"))
     fam = cell.family
     sh(vm, "ethtool -K eth0 rx-all " +
-        ("on" if fam and fam.rx_all else "off"))
+       ("on" if fam and fam.rx_all else "off"))
     fc = fam.flow_control if fam else True
     if g.flow_control != fc:
         sh(vm, "ethtool -A eth0 " + ("autoneg on rx on tx on" if fc else
-                                      "autoneg off rx off tx off"))
+                                     "autoneg off rx off tx off"))
         g.flow_control = fc
         log(f"flow control {'on' if fc else 'off'} (ethtool -A)")
     if cell.vlan:
@@ -168,14 +168,14 @@ def check_iommu(vm, cell, checks):
     for a translating domain with iommu.strict=1), and the guest's VT-d
     setup line."""
     rc, kind = sh(vm, "cat /sys/class/net/eth0/device/iommu_group/type",
-                   check=False)
+                  check=False)
     kind = kind.strip() if rc == 0 else "no IOMMU group"
     if cell.iommu == "noiommu":
         checks.eq("eth0's device in no IOMMU group", kind, "no IOMMU group")
         return
     checks.eq("eth0's IOMMU domain type (iommu_group/type)", kind, "DMA")
     _, n = sh(vm, "dmesg | grep -c 'DMAR: Intel(R) Virtualization "
-               "Technology for Directed I/O'", check=False)
+              "Technology for Directed I/O'", check=False)
     checks.eq("the guest's VT-d setup line (dmesg)", n.strip(), "1")
 
 

@@ -28,7 +28,7 @@ import tempfile
 import threading
 import time
 
-from . import paths, snapshot
+from . import snapshot
 from .progress import StepError
 from .vm import harness
 

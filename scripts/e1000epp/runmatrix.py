@@ -242,6 +242,27 @@ def _check_baseline(path):
             raise _error(e)
 
 
+def vm_preflight(guest_dir):
+    """What booting a guest needs (its image, the emulator, the peer,
+    built if stale); the peer's binary, or a StepError saying what to
+    do."""
+    from .vm import harness
+    for f in ("vmlinuz", "initrd.img"):
+        if not os.path.exists(os.path.join(guest_dir, f)):
+            raise StepError("no guest image",
+                            f"{os.path.join(guest_dir, f)} is missing",
+                            "run ./e1000e-pp setup (or drop --no-setup)")
+    if not os.access(paths.QEMU_BIN, os.X_OK):
+        raise StepError("the emulator is not built",
+                        f"{paths.QEMU_BIN} is missing",
+                        "run ./e1000e-pp setup (or drop --no-setup)")
+    try:
+        return harness.peer_binary(harness.repo_paths())
+    except harness.HarnessError as e:
+        raise StepError("cannot build the traffic peer", str(e),
+                        "install libpcap-dev (./e1000e-pp setup does)")
+
+
 def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
     cells, shard = select_cells(args)
     _check_baseline(args.baseline)
@@ -257,22 +278,8 @@ def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
         print(f"{len(cells)} cells, {len(groups)} boots")
         return 0
     from . import matrix_exec
-    harness = matrix_exec.harness
     guest_dir = guest_dir or paths.GUEST_DIR
-    for f in ("vmlinuz", "initrd.img"):
-        if not os.path.exists(os.path.join(guest_dir, f)):
-            raise StepError("no guest image",
-                            f"{os.path.join(guest_dir, f)} is missing",
-                            "run ./e1000e-pp setup (or drop --no-setup)")
-    if not os.access(paths.QEMU_BIN, os.X_OK):
-        raise StepError("the emulator is not built",
-                        f"{paths.QEMU_BIN} is missing",
-                        "run ./e1000e-pp setup (or drop --no-setup)")
-    try:
-        peer_bin = harness.peer_binary(harness.repo_paths())
-    except harness.HarnessError as e:
-        raise StepError("cannot build the traffic peer", str(e),
-                        "install libpcap-dev (./e1000e-pp setup does)")
+    peer_bin = vm_preflight(guest_dir)
 
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     report = os.path.abspath(args.report or

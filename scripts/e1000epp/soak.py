@@ -37,9 +37,9 @@ import threading
 import time
 from collections import Counter
 
-from . import argtypes, paths, soak_events, soak_guest, soak_report
+from . import (argtypes, matrix_report, paths, runmatrix, soak_events,
+               soak_guest, soak_report)
 from . import soak_traffic
-from .progress import StepError
 from .vm import harness
 
 
@@ -67,23 +67,6 @@ def add_arguments(p):
                    type=argtypes.int_range(5, 600), default=60,
                    help="how often memory and the device's counters are "
                    "sampled and progress printed (default 60)")
-
-
-def _preflight(device):
-    for f in ("vmlinuz", "initrd.img"):
-        if not os.path.exists(os.path.join(paths.GUEST_DIR, f)):
-            raise StepError("no guest image",
-                            f"{os.path.join(paths.GUEST_DIR, f)} is missing",
-                            "run ./e1000e-pp setup (or drop --no-setup)")
-    if not os.access(paths.QEMU_BIN, os.X_OK):
-        raise StepError("the emulator is not built",
-                        f"{paths.QEMU_BIN} is missing",
-                        "run ./e1000e-pp setup (or drop --no-setup)")
-    try:
-        return harness.peer_binary(harness.repo_paths())
-    except harness.HarnessError as e:
-        raise StepError("cannot build the traffic peer", str(e),
-                        "install libpcap-dev (./e1000e-pp setup does)")
 
 
 class Soak:
@@ -409,7 +392,8 @@ class Soak:
 
     def write(self):
         data = self.data()
-        soak_report.write_json(os.path.join(self.report, "soak.json"), data)
+        matrix_report.write_json(os.path.join(self.report, "soak.json"),
+                                 data)
         with open(os.path.join(self.report, "memory.svg"), "w") as f:
             f.write(soak_report.svg_plot(
                 self.samples, data["memory"],
@@ -418,7 +402,7 @@ class Soak:
 
 
 def run(args):
-    peer_bin = _preflight(args.device)
+    peer_bin = runmatrix.vm_preflight(paths.GUEST_DIR)
     seed = args.seed if args.seed is not None else \
         int.from_bytes(os.urandom(4), "little")
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())

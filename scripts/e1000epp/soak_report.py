@@ -21,8 +21,7 @@ or under MIN_SPAN_MIN minutes is not judged (the short soak of the test
 suite): the verdict says so.
 """
 
-import json
-import os
+import html
 
 DRIFT_MIB_PER_MIN = 0.5
 WARMUP_MIN = 5.0
@@ -99,7 +98,7 @@ def svg_plot(samples, analyses, title):
            'font-size="11">',
            f'<rect width="{w}" height="{h}" fill="white"/>',
            f'<text x="{w / 2}" y="20" text-anchor="middle" '
-           f'font-size="14">{_esc(title)}</text>']
+           f'font-size="14">{html.escape(str(title), False)}</text>']
     panels = (("qemu_rss_kib", "QEMU resident memory (VmRSS), MiB",
                "#1f5fa8"),
               ("guest_mem_available_kib", "guest MemAvailable, MiB",
@@ -108,7 +107,8 @@ def svg_plot(samples, analyses, title):
         y0 = top + i * (ph + gap)
         pts = [(s["t_min"], s[key] / 1024) for s in samples
                if s.get(key) is not None]
-        out.append(f'<text x="{left}" y="{y0 - 6}">{_esc(label)}</text>')
+        text = html.escape(str(label), False)
+        out.append(f'<text x="{left}" y="{y0 - 6}">{text}</text>')
         out.append(f'<rect x="{left}" y="{y0}" width="{pw}" height="{ph}" '
                    'fill="none" stroke="#888"/>')
         if not pts:
@@ -147,25 +147,12 @@ def svg_plot(samples, analyses, title):
                        'stroke-dasharray="4 3"/>')
         note = a.get("why", "")
         out.append(f'<text x="{left + pw}" y="{y0 - 6}" text-anchor="end">'
-                   f'{_esc(note[:90])}</text>')
+                   f'{html.escape(str(note[:90]), False)}</text>')
     out.append(f'<text x="{left + pw / 2}" y="{h - 8}" '
                'text-anchor="middle">minutes since the guest was ready'
                ' (dashed: least-squares fit over the judged part)</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
-
-
-def _esc(text):
-    return (str(text).replace("&", "&amp;").replace("<", "&lt;")
-            .replace(">", "&gt;"))
-
-
-def write_json(path, data):
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(data, f, indent=1, sort_keys=True)
-        f.write("\n")
-    os.replace(tmp, path)
 
 
 def summary_text(data):
