@@ -30,6 +30,7 @@ import re
 import time
 
 from .vm import harness
+from .vm.migration import wait_completed
 
 FORMAT = 1
 STATE_FILE = "vm.state"
@@ -120,24 +121,6 @@ def read_registers(qmp, bar0, names=None):
     return out
 
 
-def wait_migration(qmp, timeout, what="the migration"):
-    """Poll query-migrate until completed; its answer, or HarnessError
-    when it failed or the time ran out."""
-    deadline = time.monotonic() + timeout
-    while True:
-        info = qmp.execute("query-migrate")
-        status = info.get("status")
-        if status == "completed":
-            return info
-        if status in ("failed", "cancelled"):
-            raise harness.HarnessError(f"{what} {status}: "
-                                       f"{info.get('error-desc', '')}")
-        if time.monotonic() >= deadline:
-            raise harness.HarnessError(f"{what} not completed in "
-                                       f"{timeout} s (status {status})")
-        time.sleep(0.02)
-
-
 def machine_cmdline(vm):
     """The QEMU process's argv as it ran (/proc), QEMUMachine's own
     arguments included."""
@@ -190,7 +173,7 @@ def save(vm, state_dir, cell=None):
                                                  MAX_BANDWIDTH})
         t1 = time.monotonic()
         qmp.execute("migrate", uri=f"file:{path}")
-        info = wait_migration(qmp, SAVE_TIMEOUT, "the save")
+        info = wait_completed(qmp, SAVE_TIMEOUT, "the save")
         t2 = time.monotonic()
     finally:
         # From postmigrate (or paused, if the save failed) the guest

@@ -22,7 +22,7 @@ import socket
 import threading
 import time
 
-from .vm import harness
+from .vm import harness, migration
 from .vm.agentlink import Agent
 
 # The two extra agents: (chardev id, ISA index, IRQ, guest tty).
@@ -77,13 +77,14 @@ class PokingAgent(Agent):
                 chunk = self.sock.recv(65536)
             except socket.timeout:
                 if deadline - time.monotonic() > 0:
-                    self.sock.sendall(b"\r")
+                    self._out().sendall(b"\r")
                     self.pokes += 1
                     self.log.write(f"{time.time():.3f} > \\r (poke "
                                    f"{self.pokes})\n")
                 continue
             if not chunk:
-                raise harness.HarnessError("agent connection closed")
+                self._closed()
+                continue
             self.buf += chunk
         return super()._readline(deadline)
 
@@ -107,6 +108,9 @@ class SoakVm:
         self.peer_lock = threading.Lock()
         self.extra = []
         self.pid = None
+        # The counters of the QEMUs the guest migrated away from: the
+        # destination's start from zero (docs/fidelity.md, Migration).
+        self.base = {}
 
     @property
     def agent(self):
@@ -144,6 +148,22 @@ class SoakVm:
             a.close()
         return self.vm.stop()
 
+    def migrate(self, report_dir):
+        """Live-migrate the guest into a new QEMU (vm/migration.py), the
+        agents and the peer with it; the migration's record."""
+        final = {}
+        moves = [(a, f"{port[0]}.sock") for a, port in
+                 zip(self.extra, EXTRA_PORTS)]
+        self.vm, rec = migration.live_migrate(
+            self.vm, report_dir, moves,
+            on_source=lambda src: final.update(self.counters()))
+        self.base = {k: v for k, v in final.items() if v is not None}
+        self.pid = self.vm.machine.get_pid()
+        # The frames the source's packet buffer held at the switch-over
+        # (they travel in the device's state).
+        rec["pktbuf_frames"] = conservation(final)
+        return rec
+
     # -- the peer, one command at a time --------------------------------
 
     def peer(self, line, timeout=30):
@@ -159,12 +179,12 @@ class SoakVm:
         self.vm.qmp.execute("qom-set", path=NIC, property=name, value=value)
 
     def counters(self, names=(OFFERED,) + SINKS + OTHER):
-        """{name: value}, None where the device has no such property
-        (the stock model has none of them)."""
+        """{name: value} since the boot (across migrations), None where
+        the device has no such property (the stock model has none)."""
         out = {}
         for n in names:
             try:
-                out[n] = self.qom_get(n)
+                out[n] = self.qom_get(n) + self.base.get(n, 0)
             except harness.HarnessError:
                 out[n] = None
         return out

@@ -49,8 +49,10 @@ class Stream(threading.Thread):
     """One direction's TCP streams, one after the other until stop():
     each result appended to results ({run, bytes, ok, seconds, detail})."""
 
-    def __init__(self, svm, agent, direction, run_base, draining):
+    def __init__(self, svm, agent, direction, run_base, draining,
+                 nbytes=TCP_BYTES):
         super().__init__(daemon=True, name=f"soak-tcp-{direction}")
+        self.nbytes = nbytes
         self.svm = svm
         self.agent = agent
         self.direction = direction
@@ -89,7 +91,7 @@ class Stream(threading.Thread):
         """Guest -> peer: the agent writes, the peer's sink checks."""
         log = self.svm.vm.report_dir / "tcpsink.log"
         self.svm.peer(f"TCPSINK {TX_PORT} {run} {TX_MSS} {log}")
-        line = (f"TCPTX eth0 {harness.PEER_IP} {TX_PORT} {run} {TCP_BYTES} "
+        line = (f"TCPTX eth0 {harness.PEER_IP} {TX_PORT} {run} {self.nbytes} "
                 f"{TCP_CHUNK} {TCP_TIMEOUT}")
         self.agent.send(line)
         try:
@@ -111,7 +113,7 @@ class Stream(threading.Thread):
         # fin_rcvd: every byte and the guest's FIN are in, and the agent
         # saw the sink's FIN (it answered OK); only the guest's last
         # ACK was lost (an event), which TCP never resends.
-        ok = (sink["data_bytes"], errors) == (TCP_BYTES, 0) and \
+        ok = (sink["data_bytes"], errors) == (self.nbytes, 0) and \
             sink["state"] in ("closed", "fin_rcvd")
         self.resent += lost
         detail = "" if ok else \
@@ -125,11 +127,11 @@ class Stream(threading.Thread):
         # A TCPTX waiting for quiet (see the top) goes first.
         harness.settle(lambda: not self.draining.is_set(), bool, 60,
                        interval=0.1)
-        line = f"TCPRX {RX_PORT} {run} {TCP_BYTES} {TCP_TIMEOUT}"
+        line = f"TCPRX {RX_PORT} {run} {self.nbytes} {TCP_TIMEOUT}"
         self.agent.send(line)
         time.sleep(0.2)
         self.svm.peer(f"TCPSEND {harness.GUEST_MAC} {harness.GUEST_IP} "
-                      f"{RX_PORT} {run} {TCP_BYTES} {RX_MSS}")
+                      f"{RX_PORT} {run} {self.nbytes} {RX_MSS}")
         try:
             _, term = self.agent.collect(line, timeout=TCP_TIMEOUT + 60)
         except harness.AgentError as e:
@@ -138,7 +140,7 @@ class Stream(threading.Thread):
         src = self._settle("TCPSENDSTAT")
         ok = (got["bytes"], got["bad"], got["complete"],
               src["state"], src["bad_csum"], src["resets"]) == \
-            (TCP_BYTES, 0, 1, "closed", 0, 0)
+            (self.nbytes, 0, 1, "closed", 0, 0)
         detail = "" if ok else f"agent {got}; source {src}"
         return ok, got["bytes"], detail
 

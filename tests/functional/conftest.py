@@ -71,6 +71,7 @@ LONG_UNITS = (
     "test_user_kernel.py::test_debian_kernel_6_12",     # 20-32
     "test_pm_stress.py",                                # 27-32
     "test_tso.py",                                      # ~30
+    "test_migration.py",                                # ~28
     "test_cell_purpose.py",                             # ~28
     "test_user_kernel.py::test_own_module_runs_the_matrix_on_its_own_image",
     "test_cost_vm.py",                                  # 14-28

@@ -1,10 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The in-guest agent's line protocol (guest/agent/agent.c) over the
 ttyS1 chardev socket: a request line, "D <text>" data lines, one "OK" or
-"ERR" terminator; every line in <report>/agent.log."""
+"ERR" terminator; every line in <report>/agent.log.
+
+An Agent follows its guest through a live migration (vm/migration.py):
+hold() before the switch-over keeps new requests back (bytes sent to a
+chardev the source QEMU has not read yet are lost with it), move_to()
+gives it the destination's socket, which it reads once the source's
+has closed (so what the guest wrote before the switch-over is read
+first), and sends go there from then on."""
 
 import secrets
 import socket
+import threading
 import time
 
 from .waits import HarnessError
@@ -31,6 +39,34 @@ class Agent:
                                        f"{path}: {e}")
                 time.sleep(0.05)
         self.buf = b""
+        self.next_sock = None
+        self.open = threading.Event()
+        self.open.set()
+
+    def hold(self):
+        """Requests wait (send() blocks) until release()."""
+        self.open.clear()
+
+    def release(self):
+        self.open.set()
+
+    def move_to(self, sock):
+        """The guest now runs behind sock (a connected socket to the
+        destination QEMU's chardev)."""
+        self.next_sock = sock
+
+    def _out(self):
+        return self.next_sock or self.sock
+
+    def _closed(self):
+        """The socket read an end of file: go on on the destination's,
+        if the guest moved; else HarnessError."""
+        if self.next_sock is None:
+            raise HarnessError("agent connection closed")
+        self.sock.close()
+        self.sock, self.next_sock = self.next_sock, None
+        self.log.write(f"{time.time():.3f} - on the migration's "
+                       "destination\n")
 
     def _readline(self, deadline):
         while b"\n" not in self.buf:
@@ -43,7 +79,8 @@ class Agent:
             except socket.timeout:
                 continue
             if not chunk:
-                raise HarnessError("agent connection closed")
+                self._closed()
+                continue
             self.buf += chunk
         line, _, self.buf = self.buf.partition(b"\n")
         text = line.decode(errors="replace").rstrip("\r")
@@ -59,8 +96,9 @@ class Agent:
     def send(self, line):
         """Send a request without waiting (collect() reads its answer):
         for verbs that wait for something the host does next."""
+        self.open.wait()
         self.log.write(f"{time.time():.3f} > {line}\n")
-        self.sock.sendall(line.encode() + b"\n")
+        self._out().sendall(line.encode() + b"\n")
 
     def collect(self, line, timeout=60):
         """The answer to the request `line` sent with send()."""
@@ -86,7 +124,7 @@ class Agent:
         while True:
             token = secrets.token_hex(4)
             self.log.write(f"{time.time():.3f} > HELLO {token}\n")
-            self.sock.sendall(f"HELLO {token}\n".encode())
+            self._out().sendall(f"HELLO {token}\n".encode())
             attempt = min(deadline, time.monotonic() + retry)
             try:
                 while True:
@@ -121,5 +159,7 @@ class Agent:
     def close(self):
         try:
             self.sock.close()
+            if self.next_sock:
+                self.next_sock.close()
         finally:
             self.log.close()

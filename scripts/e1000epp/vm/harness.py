@@ -78,6 +78,9 @@ class Vm:
         self.guest_dir = Path(guest_dir) if guest_dir else \
             self.paths["GUEST_DIR"]
         self.sockdir = Path(tempfile.mkdtemp(prefix="e1000epp-"))
+        # Removed by stop(): the sockdir, and one a migration's source
+        # left behind with the peer's socket in it (vm/migration.py).
+        self.dirs = [self.sockdir]
         self.console = self.report_dir / "console.log"
         self.machine = None
         self.peer = self.qmp = self.agent = None
@@ -262,5 +265,6 @@ class Vm:
             self.qmp.close()
         if self.peer and self.own_peer:
             final = self.peer.close()
-        shutil.rmtree(self.sockdir, ignore_errors=True)
+        for d in self.dirs:
+            shutil.rmtree(d, ignore_errors=True)
         return final

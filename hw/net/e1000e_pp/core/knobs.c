@@ -6,7 +6,13 @@
  * a while, raise a wake event, reject Rx data writes as an IOMMU would.
  * Each change is an entry point of its own and lands in the event list.
  */
-#include "internal.h"
+#include "common.h"
+#include "knobs.h"
+#include "log.h"
+#include "phy.h"
+#include "settle.h"
+#include "wake.h"
+#include "work.h"
 
 void e1000e_pp_knob_tx_hold(E1000EPPCore *c, bool hold)
 {
