@@ -235,6 +235,17 @@ def _do_soak(args):
     return soak.run(args)
 
 
+def _bugs_args(p):
+    from . import pagepool_bugs
+    pagepool_bugs.add_arguments(p)
+    p.set_defaults(before_setup=pagepool_bugs.before_setup)
+
+
+def _do_bugs(args):
+    from . import pagepool_bugs
+    return pagepool_bugs.run(args)
+
+
 def cmd_qemu(args):
     if not os.access(paths.QEMU_BIN, os.X_OK):
         print("error: the emulator is not built yet (%s)\n"
@@ -284,6 +295,11 @@ COMMANDS = [
             "frames, link flaps, Tx-hang resets, runtime suspend, MTU "
             "changes in a seeded order; fails on loss, corruption, kernel "
             "warnings, counters or memory drifting", _soak_args, _do_soak,
+            SETUP_ALL),
+    Command("bugs", "the page-pool series' bug-class fixtures "
+            "(examples/pagepool-e1000e/bugs), each through the matrix "
+            "cells that target it: caught for its reason, the correct "
+            "series passing the same cells", _bugs_args, _do_bugs,
             SETUP_ALL),
 ]
 

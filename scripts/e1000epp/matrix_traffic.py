@@ -423,6 +423,13 @@ def runtime_suspend(vm, cell, run_base, checks, cell_dir, tlog, bound):
               wakes() - wakes0, 1)
 
 
+# The Tx-hang step's frames: more than the Tx ring holds, of a run no
+# session counts.
+HANG_FRAMES = 400
+HANG_RUN = 9
+HANG_WMEM = 4 << 20
+
+
 def tx_hang(vm, cell, run_base, checks, cell_dir, tlog, bound):
     """The Tx engine held with frames in the ring: nothing completes, so
     the queue stops (BQL's byte limit, or the driver's own hang check),
@@ -437,9 +444,24 @@ def tx_hang(vm, cell, run_base, checks, cell_dir, tlog, bound):
     before = resets()
     qom_set(vm, knob, 1)
     tlog(f"qom-set {knob} 1")
-    # Frames for the held engine: they stay in the ring, unsent.
-    sh(vm, f"ping -q -c 10 -i 0.2 -W 1 {harness.PEER_IP} >/dev/null "
-       "2>&1 &")
+    # Frames for the held engine: they stay in the ring, unsent, until
+    # it is full and the driver stops the queue. Enough to fill the
+    # 256-descriptor ring: a few pings are not (BQL's limit, grown by the
+    # boot's earlier cells, keeps the queue open for them: seen in the
+    # default matrix, where all three txhang cells then waited 120 s).
+    # The socket's send buffer must hold them all: unsent skbs are
+    # charged to it, and the default (212992 bytes) blocks the sender at
+    # about 234 frames, a few descriptors short of the driver stopping
+    # the queue (seen: TDT 21 descriptors behind TDH, no watchdog).
+    wmem = sh(vm, "cat /proc/sys/net/core/wmem_default")[1].strip()
+    sh(vm, f"echo {HANG_WMEM} > /proc/sys/net/core/wmem_default")
+    try:
+        vm.agent.kv(f"TX eth0 {harness.PEER_MAC} {run_base + HANG_RUN} "
+                    f"{HANG_FRAMES} 60 60")
+    except harness.AgentError:
+        pass            # the qdisc full before the last one: enough
+    finally:
+        sh(vm, f"echo {wmem} > /proc/sys/net/core/wmem_default")
     try:
         harness.wait_until("the driver's reset task (dmesg: "
                            f"{matrix.RESET_LINE})",

@@ -38,7 +38,7 @@ import re
 import shutil
 import subprocess
 
-from . import paths
+from . import pagepool, paths
 from .guestbase import sha256_file
 from .kmods import bzimage_payload, bzimage_release, modinfo, module_bytes
 from .progress import StepError
@@ -68,6 +68,13 @@ def add_arguments(p):
     g.add_argument("--debian-kernel", choices=sorted(DEBIAN_KERNELS),
                    help="Debian's kernel: 6.1 (bookworm, default) or 6.12 "
                    "(bookworm-backports)")
+    g.add_argument("--driver", metavar="WORD",
+                   help="a driver the project ships, in one word: "
+                   "'pagepool' (the page-pool series of "
+                   "examples/pagepool-e1000e on Debian's 6.12 kernel: "
+                   "--debian-kernel 6.12 --driver-src of its patched "
+                   "tree) or 'pagepool+BUG' (with one of its bug-class "
+                   "fixtures: " + ", ".join(pagepool.BUGS) + ")")
     g.add_argument("--kernel-tree", metavar="DIR",
                    help="a built kernel tree (make; no modules_install "
                    "needed): boots its arch/x86/boot/bzImage with the "
@@ -77,7 +84,7 @@ def add_arguments(p):
 def wanted(args):
     return any(getattr(args, k, None) for k in
                ("kernel", "modules", "module", "driver_src", "debian_kernel",
-                "kernel_tree"))
+                "kernel_tree", "driver"))
 
 
 KERNEL_TREE_BZIMAGE = os.path.join("arch", "x86", "boot", "bzImage")
@@ -175,9 +182,36 @@ def _check_dir(flag, path):
               "or is not a directory", f"check the path given to {flag}")
 
 
+def _expand_driver(args):
+    """--driver pagepool[+BUG] is --debian-kernel 6.12 with the series'
+    tree as --driver-src (made by prepare(), after setup)."""
+    word = getattr(args, "driver", None)
+    if not word:
+        return
+    try:
+        pagepool.parse(word)
+    except StepError as e:
+        _fail(e.what, e.why, e.fix)
+    for flag, given in (("--driver-src", args.driver_src),
+                        ("--module", args.module),
+                        ("--kernel", args.kernel),
+                        ("--kernel-tree", getattr(args, "kernel_tree",
+                                                  None))):
+        if given and not (flag == "--driver-src" and
+                          getattr(args, "driver_prepared", False)):
+            _fail(f"--driver and {flag} both given", "--driver names "
+                  "the kernel and the driver source", f"drop {flag}")
+    if args.debian_kernel not in (None, "6.12"):
+        _fail(f"--driver {word} with --debian-kernel {args.debian_kernel}",
+              "the series is written against Debian's 6.12 kernel",
+              "drop --debian-kernel (it is 6.12)")
+    args.debian_kernel = "6.12"
+
+
 def validate(args):
     """Fail fast on bad input; returns the kernel release of --kernel."""
     _expand_kernel_tree(args)
+    _expand_driver(args)
     if args.kernel and args.debian_kernel:
         _fail("--kernel and --debian-kernel both given", "they name two "
               "different kernels", "drop one of them")
@@ -354,6 +388,11 @@ def _headers_for(release, log):
 def prepare(args, log=print):
     """Build (or reuse) the image; returns (guest_dir, description)."""
     from .guest import GuestBuildError, build_guest
+    if getattr(args, "driver", None) and \
+            not getattr(args, "driver_prepared", False):
+        validate(args)
+        args.driver_src = pagepool.prepare(args.driver, log)
+        args.driver_prepared = True
     validate(args)
     kernel_pkg = None
     if not args.kernel:
