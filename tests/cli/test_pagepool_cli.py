@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`run --driver pagepool[+BUG]` and `bugs`: bad words and combinations
+end in one message and exit status 1 before any setup; the fixture table
+names files that exist; a cell "catches" a fixture only when it did not
+pass for the fixture's reason."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(REPO / "scripts"))
+from e1000epp import pagepool, pagepool_bugs  # noqa: E402
+from e1000epp.progress import StepError  # noqa: E402
+
+
+def cli(*argv):
+    return subprocess.run([str(REPO / "e1000e-pp")] + list(argv),
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, timeout=60)
+
+
+@pytest.mark.parametrize("argv, first", [
+    (["run", "--driver", "nope"], "error: --driver 'nope': no such driver"),
+    (["run", "--driver", "pagepool+nope"],
+     "error: --driver 'pagepool+nope': no such driver"),
+    (["run", "--driver", "pagepool", "--driver-src", "/tmp"],
+     "error: --driver and --driver-src both given"),
+    (["run", "--driver", "pagepool", "--debian-kernel", "6.1"],
+     "error: --driver pagepool with --debian-kernel 6.1"),
+    (["run", "--driver", "pagepool+napi-down", "--kernel", "/nope"],
+     "error: --driver and --kernel both given"),
+    (["bugs", "--only", "fcs-straddle,nope"],
+     "error: --only 'nope': no such fixture"),
+])
+def test_refused_before_setup(argv, first):
+    p = cli(*argv)
+    assert p.returncode == 1, p.stderr
+    lines = (p.stdout + p.stderr).strip().splitlines()
+    assert lines[0] == first, lines
+    assert any(ln.strip().startswith("what to do:") for ln in lines)
+    assert "[setup" not in p.stdout
+
+
+def test_every_word_names_a_fixture_file():
+    assert pagepool.choices()[0] == "pagepool"
+    assert pagepool.parse("pagepool") is None
+    for bug in pagepool.BUGS:
+        assert pagepool.parse(f"pagepool+{bug}") == bug
+        patch = pagepool.fixture_patch(bug)
+        assert os.path.basename(patch).startswith(
+            pagepool.BUGS[bug] + "-FIXTURE-")
+    with pytest.raises(StepError):
+        pagepool.parse("stock")
+
+
+def test_every_fixture_is_targeted_or_says_why_not():
+    assert set(pagepool_bugs.TARGETS) | set(pagepool_bugs.NOT_YET) == \
+        set(pagepool.BUGS)
+    assert not set(pagepool_bugs.TARGETS) & set(pagepool_bugs.NOT_YET)
+
+
+def test_caught_needs_a_failure_for_the_fixtures_reason():
+    pattern = pagepool_bugs.TARGETS["fcs-straddle"][1]
+    ok = {"cell": "a", "status": "PASS", "reason": ""}
+    other = {"cell": "b", "status": "FAIL",
+             "reason": "dmesg free of WARN/BUG/Oops: WARNING at ..."}
+    hit = {"cell": "c", "status": "FAIL",
+           "reason": "frames peer->guest (agent): good 24 (want 36), "
+                     "corrupt 12"}
+    assert pagepool_bugs.caught([ok, other], pattern) is None
+    assert pagepool_bugs.caught([ok, other, hit], pattern) is hit
