@@ -30,6 +30,9 @@
  *                                   <count> frames (or the time is up)
  *   RXSTOP                          OK <counters> fails=<pp_fails_text>,
  *                                   session closed
+ *   UDPHOLD <ip> <port> <count> <len> <timeout_ms>
+ *                                   the same, echoes held unread: the
+ *                                   truesize charged for each (udp.c)
  *   UDP <ip> <port> <count> <len> <timeout_ms>
  *                                   UDP echo through the peer;
  *                                   OK sent=<n> echoed=<n> bad=<n> (udp.c)
@@ -201,6 +204,7 @@ static const struct verb {
     { "RXWAIT", cmd_rxwait },
     { "RXSTOP", cmd_rxstat },
     { "UDP", cmd_udp },
+    { "UDPHOLD", cmd_udphold },
     { "TCPTX", cmd_tcptx },
     { "TCPRX", cmd_tcprx },
     { "MARK", cmd_mark },

@@ -5,11 +5,15 @@
  *
  *   UDP <ip> <port> <count> <len> <timeout_ms>
  *                       OK sent=<n> echoed=<n> bad=<n>
+ *   UDPHOLD <ip> <port> <count> <len> <timeout_ms>
+ *                       the truesize the stack charged for each echo
  */
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/sock_diag.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -17,6 +21,8 @@
 
 /* Largest UDP payload: a 16 KB frame less Ethernet, IPv4 and UDP headers. */
 #define AGENT_UDP_MAX       (PP_MAX_LEN - 14 - 20 - 8)
+/* Echoes held unread at once: well inside the socket's default rcvbuf. */
+#define AGENT_UDPHOLD_MAX   8
 
 /*
  * UDP echo: datagram i carries its index in the first 4 bytes followed by
@@ -79,4 +85,111 @@ void cmd_udp(int argc, char **argv)
     }
     close(fd);
     reply("OK sent=%u echoed=%u bad=%u", i, echoed, bad);
+}
+
+/* The socket's receive memory: the sum of the truesize of the skbs it holds. */
+static int64_t rmem_alloc(int fd)
+{
+    uint32_t mem[SK_MEMINFO_VARS];
+    socklen_t len = sizeof(mem);
+
+    if (getsockopt(fd, SOL_SOCKET, SO_MEMINFO, mem, &len) < 0 ||
+        len < sizeof(uint32_t) * (SK_MEMINFO_RMEM_ALLOC + 1)) {
+        return -1;
+    }
+    return mem[SK_MEMINFO_RMEM_ALLOC];
+}
+
+/*
+ * UDPHOLD: the same echo exchange, but the echoes are left unread until
+ * all have come; each one's arrival is seen as the socket's receive
+ * memory growing, and by how much is the truesize the stack charged for
+ * that skb (what the driver built: head and fragments). Then they are
+ * read and checked.
+ *
+ *   UDPHOLD <ip> <port> <count> <len> <timeout_ms>
+ *       D truesize <i> <bytes>     per echo
+ *       OK sent=<n> held=<n> rmem=<bytes> echoed=<n> bad=<n>
+ */
+void cmd_udphold(int argc, char **argv)
+{
+    static uint8_t out[PP_MAX_LEN], in[PP_MAX_LEN];
+    struct sockaddr_in sin;
+    uint32_t port, count, len, timeout, i, j, held = 0;
+    uint32_t echoed = 0, bad = 0;
+    int64_t rmem = 0;
+    int fd;
+
+    memset(&sin, 0, sizeof(sin));
+    if (argc != 6 || inet_pton(AF_INET, argv[1], &sin.sin_addr) != 1 ||
+        pp_parse_u32(argv[2], 65535, &port) < 0 ||
+        pp_parse_u32(argv[3], AGENT_UDPHOLD_MAX, &count) < 0 ||
+        pp_parse_u32(argv[4], AGENT_UDP_MAX, &len) < 0 || len < 4 ||
+        pp_parse_u32(argv[5], 600000, &timeout) < 0) {
+        reply("ERR usage: UDPHOLD <ip> <port> <count 0..%d> <len 4..%d> "
+              "<timeout_ms>", AGENT_UDPHOLD_MAX, AGENT_UDP_MAX);
+        return;
+    }
+    sin.sin_family = AF_INET;
+    sin.sin_port = htons(port);
+    fd = socket(AF_INET, SOCK_DGRAM, 0);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0 ||
+        rmem_alloc(fd) < 0) {
+        reply("ERR udp socket: %s", strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+        }
+        return;
+    }
+    for (i = 0; i < count; i++) {
+        int64_t deadline = now_ms() + timeout;
+        int64_t now_rmem = rmem;
+        char text[64];
+        int n;
+
+        pp_put32(out, i);
+        for (j = 4; j < len; j++) {
+            out[j] = pp_payload_byte(0, i, j);
+        }
+        if (send(fd, out, len, 0) != (ssize_t)len) {
+            break;
+        }
+        /* Bounded by the deadline: the echo may never come. */
+        while (now_rmem == rmem && now_ms() < deadline) {
+            usleep(1000);
+            now_rmem = rmem_alloc(fd);
+        }
+        if (now_rmem == rmem) {
+            continue;
+        }
+        n = snprintf(text, sizeof(text), "truesize %u %lld", i,
+                     (long long)(now_rmem - rmem));
+        reply_data(text, n);
+        rmem = now_rmem;
+        held++;
+    }
+    count = i;
+    for (i = 0; i < held; i++) {
+        ssize_t n = recv(fd, in, sizeof(in), MSG_DONTWAIT);
+
+        if (n < 0) {
+            break;
+        }
+        if (n == (ssize_t)len && pp_get32(in) < count) {
+            uint32_t k = pp_get32(in);
+
+            pp_put32(out, k);
+            for (j = 4; j < len; j++) {
+                out[j] = pp_payload_byte(0, k, j);
+            }
+            if (memcmp(in, out, len) == 0) {
+                echoed++;
+                continue;
+            }
+        }
+        bad++;
+    }
+    close(fd);
+    reply("OK sent=%u held=%u rmem=%lld echoed=%u bad=%u", count, held,
+          (long long)rmem, echoed, bad);
 }
