@@ -113,7 +113,7 @@ def _run(report, cells, driver_args, timeout_s, log):
 def caught(results, pattern):
     """The first cell that did not pass with a reason matching."""
     for r in results:
-        if r["status"] != "PASS" and re.search(pattern, r["reason"] or ""):
+        if r["status"] != "pass" and re.search(pattern, r["reason"] or ""):
             return r
     return None
 
@@ -148,10 +148,10 @@ def check(bug, report, stock, timeout_s, log, memo):
                           ["--driver", pagepool.WORD], timeout_s, log)
     out["series"] = {"seconds": secs, "cells": [
         {k: r[k] for k in ("cell", "status", "reason")} for r in res]}
-    out["series_passes"] = all(r["status"] == "PASS" for r in res)
+    out["series_passes"] = all(r["status"] == "pass" for r in res)
     log("  series: " + ("passes" if out["series_passes"] else "FAILS: " +
                         "; ".join(f"{r['cell']} {r['reason']}"
-                                  for r in res if r["status"] != "PASS")))
+                                  for r in res if r["status"] != "pass")))
     if stock:
         res, secs = _memo_run(memo, "stock", report, cells,
                               ["--debian-kernel", "6.12"], timeout_s, log)

@@ -65,10 +65,10 @@ def test_every_fixture_is_targeted_or_says_why_not():
 
 def test_caught_needs_a_failure_for_the_fixtures_reason():
     pattern = pagepool_bugs.TARGETS["fcs-straddle"][1]
-    ok = {"cell": "a", "status": "PASS", "reason": ""}
-    other = {"cell": "b", "status": "FAIL",
+    ok = {"cell": "a", "status": "pass", "reason": ""}
+    other = {"cell": "b", "status": "fail",
              "reason": "dmesg free of WARN/BUG/Oops: WARNING at ..."}
-    hit = {"cell": "c", "status": "FAIL",
+    hit = {"cell": "c", "status": "fail",
            "reason": "frames peer->guest (agent): good 24 (want 36), "
                      "corrupt 12"}
     assert pagepool_bugs.caught([ok, other], pattern) is None

@@ -41,10 +41,10 @@ def test_the_fcs_straddle_fixture_is_caught_and_the_series_passes(
     row = rows[0]
     assert row["caught"] and row["fixture"]["caught_by"] == CELL, row
     failed = row["fixture"]["cells"][0]
-    assert failed["status"] == "FAIL"
+    assert failed["status"] == "fail"
     # The agent's verdict on the pattern frames: some corrupt, none
     # truncated (the frame is too long, not too short).
     assert "frames peer->guest" in failed["reason"]
     assert "corrupt" in failed["reason"], failed["reason"]
     assert row["series_passes"], row["series"]
-    assert [c["status"] for c in row["series"]["cells"]] == ["PASS"]
+    assert [c["status"] for c in row["series"]["cells"]] == ["pass"]

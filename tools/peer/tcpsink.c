@@ -429,11 +429,27 @@ static void sink_frame(const uint8_t *f, size_t len, bool v6)
         sink_error(&sink.c.bad_ack, "ACK number %u, sent up to %u",
                    pp_get32(tcp + 8) - SINK_ISS, sink.snd_nxt - SINK_ISS);
     }
-    if (paylen) {
-        if (sink.state != SINK_ESTABLISHED) {
+    if (paylen && sink.state != SINK_ESTABLISHED) {
+        if ((int32_t)(seq + (uint32_t)paylen - (sink.rcv_nxt - 1)) > 0) {
             sink_error(&sink.c.unexpected, "data after FIN");
             return;
         }
+        /*
+         * Bytes from before the FIN again: the guest's retransmission
+         * timer beat our ACKs (a loaded host). Acknowledged once more,
+         * as TCP does a duplicate; a FIN on it is answered below.
+         */
+        sink.c.retransmits++;
+        sink.c.retransmit_bytes += paylen;
+        if (!(flags & TCP_FIN)) {
+            if (sink.state == SINK_FIN_RCVD) {
+                sink_send(TCP_FIN | TCP_ACK, sink.snd_nxt - 1, sink.rcv_nxt,
+                          NULL, 0);
+            } else {
+                sink_send(TCP_ACK, sink.snd_nxt, sink.rcv_nxt, NULL, 0);
+            }
+        }
+    } else if (paylen) {
         sink_data(tcp + 20, paylen, seq);
     } else if (!(flags & TCP_FIN)) {
         sink.c.pure_acks++;
