@@ -22,6 +22,10 @@ kind comes once per len(kinds) events, the order and the parameters
                runtime-suspend)
   mtu          the MTU changed to another of MTUS (the driver reallocates
                its rings and buffers)
+  migrate      (with --migrate) the running guest migrated live into a
+               new QEMU on this machine (vm/migration.py): its agents,
+               the TCP streams and the peer go with it, the next
+               migration goes back into another new one
 
 Each event returns (ok, detail); a harness error ends the soak.
 """
@@ -31,6 +35,9 @@ import time
 from .vm import harness
 
 KINDS = ("link-flap", "tx-hang", "runtime-pm", "mtu")
+# Only with --migrate: each one replaces QEMU, so QEMU's memory curve
+# is no longer one process's.
+MIGRATE = "migrate"
 MTUS = (1500, 4000, 9000)
 LINK_DROP_MS = (100, 1500)
 # Generous for TCG on a loaded 2-core machine; reached only when the
@@ -154,5 +161,12 @@ def mtu(svm, dmesg, mtu):
     return True, f"MTU {mtu}"
 
 
+def migrate(svm, dmesg):
+    rec = svm.migrate()
+    return True, (f"live migration {svm.migrations}: total "
+                  f"{rec['total_ms']} ms, downtime {rec['downtime_ms']} ms, "
+                  f"{rec['pktbuf_frames']} frames in the packet buffer")
+
+
 EVENTS = {"link-flap": link_flap, "tx-hang": tx_hang,
-          "runtime-pm": runtime_pm, "mtu": mtu}
+          "runtime-pm": runtime_pm, "mtu": mtu, MIGRATE: migrate}

@@ -111,6 +111,8 @@ class SoakVm:
         # The counters of the QEMUs the guest migrated away from: the
         # destination's start from zero (docs/fidelity.md, Migration).
         self.base = {}
+        self.migrations = 0
+        self.first_dir = str(report_dir).rstrip("/")
 
     @property
     def agent(self):
@@ -148,9 +150,13 @@ class SoakVm:
             a.close()
         return self.vm.stop()
 
-    def migrate(self, report_dir):
+    def migrate(self, report_dir=None):
         """Live-migrate the guest into a new QEMU (vm/migration.py), the
-        agents and the peer with it; the migration's record."""
+        agents and the peer with it; the migration's record. Its files
+        go to report_dir (default: beside the first QEMU's, vm-mN)."""
+        self.migrations += 1
+        if report_dir is None:
+            report_dir = f"{self.first_dir}-m{self.migrations}"
         final = {}
         moves = [(a, f"{port[0]}.sock") for a, port in
                  zip(self.extra, EXTRA_PORTS)]
