@@ -2,7 +2,6 @@
 """`test` and `run`: the test suites, their counts, the summary table."""
 
 import collections
-import glob
 import json
 import os
 import shutil
@@ -11,12 +10,12 @@ import subprocess
 import sys
 import threading
 import time
-import xml.etree.ElementTree as ET
 
 from . import native_build, paths, tap
 from .progress import Reporter, StepError
-
-PYTHON = "/usr/bin/python3"
+# xdist_usable is looked up here, so that a test can replace it.
+from .pytestfiles import (CLI_DIR, FUNCTIONAL_DIR, _pytest, parse_junit,
+                          pytest_files, pytest_ids, xdist_usable)
 
 # Wall-time limits.  A test binary gets the timeout its meson test()
 # declares (BINARY_TIMEOUT if none); a suite stops starting binaries, and
@@ -461,76 +460,6 @@ def run_qtest_sanitized(k=None):
 
 # -- pytest suites (cli, functional) -----------------------------------------
 
-FUNCTIONAL_DIR = os.path.join(paths.REPO, "tests", "functional")
-CLI_DIR = os.path.join(paths.REPO, "tests", "cli")
-
-
-def pytest_files(test_dir):
-    if not os.path.isdir(test_dir):
-        return []
-    return sorted(glob.glob(os.path.join(test_dir, "**", "test_*.py"),
-                            recursive=True) +
-                  glob.glob(os.path.join(test_dir, "**", "*_test.py"),
-                            recursive=True))
-
-
-def functional_test_files():
-    return pytest_files(FUNCTIONAL_DIR)
-
-
-def _pytest(test_dir, args):
-    """pytest run in test_dir with test_dir as its rootdir: node ids (the
-    names -k matches) are 'test_<file>.py::<test>[<param>]'."""
-    return [PYTHON, "-m", "pytest", "--rootdir=%s" % test_dir,
-            "-p", "no:cacheprovider"] + args
-
-
-def pytest_ids(test_dir, env):
-    """Node ids pytest collects in test_dir, or raise LookupError."""
-    proc = subprocess.run(_pytest(test_dir, ["--collect-only", "-q"]),
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          text=True, errors="replace", env=env,
-                          cwd=test_dir, stdin=subprocess.DEVNULL)
-    if proc.returncode not in (0, 5):
-        raise LookupError("pytest could not collect %s (exit %d): %s"
-                          % (_rel(test_dir), proc.returncode,
-                             (proc.stdout.strip().splitlines()
-                              or ["no output"])[-1]))
-    return [ln.strip() for ln in proc.stdout.splitlines() if "::" in ln]
-
-
-def parse_junit(path):
-    """[(name, outcome, seconds, message)] from a pytest junit xml."""
-    cases = []
-    root = ET.parse(path).getroot()
-    for tc in root.iter("testcase"):
-        name = tc.get("name", "?")
-        cls = tc.get("classname", "")
-        if cls:
-            name = "%s::%s" % (cls.split(".")[-1], name)
-        secs = float(tc.get("time", "0") or 0)
-        outcome, msg = "passed", ""
-        for child in tc:
-            if child.tag in ("failure", "error"):
-                outcome = "failed"
-                msg = (child.get("message") or "").splitlines()[0:1]
-                msg = msg[0] if msg else child.tag
-                break
-            if child.tag == "skipped":
-                outcome = "skipped"
-                msg = (child.get("message") or "").splitlines()[0:1]
-                msg = msg[0] if msg else ""
-        cases.append((name, outcome, secs, msg))
-    return cases
-
-
-def xdist_usable():
-    """pytest-xdist (Debian's python3-pytest-xdist) is there for PYTHON."""
-    return subprocess.run([PYTHON, "-c", "import xdist"],
-                          stdout=subprocess.DEVNULL,
-                          stderr=subprocess.DEVNULL).returncode == 0
-
-
 def run_pytest(junit, k=None, env_extra=None, name="functional",
                test_dir=FUNCTIONAL_DIR, workers=1):
     """Run pytest on test_dir, return (SuiteResult, cases).  With -k, the
@@ -579,7 +508,7 @@ def run_pytest(junit, k=None, env_extra=None, name="functional",
     if os.path.exists(junit):
         try:
             cases = parse_junit(junit)
-        except ET.ParseError:
+        except ValueError:
             res.notes.append("unreadable junit xml")
     for _, outcome, _, _ in cases:
         setattr(res, outcome, getattr(res, outcome) + 1)

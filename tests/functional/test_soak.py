@@ -23,10 +23,14 @@ SEED = 2718
 MINUTES = 2
 
 
-# Not in the default run yet: under the suite's parallel load the soak's
-# guest->peer TCPTX stream missed its deadline once and a sink saw data
-# after FIN once (both harness timing, not the device), so it runs only
-# when asked (E1000EPP_SOAK_TEST=1) until that is fixed.
+# Not in the default run yet: under the suite's parallel load a sink saw
+# data after FIN once (a retransmission of earlier bytes, which the sink
+# now acknowledges as TCP does), and a guest->peer TCPTX started while a
+# runtime-pm event had the link out: the sink got the SYN and answered,
+# the guest reset it and its SYN retransmissions never reached the wire
+# until the agent's 300 s deadline ("No route to host"). The stream
+# start and the link-out events are not serialised yet (harness, not
+# the device), so it runs only when asked (E1000EPP_SOAK_TEST=1).
 @pytest.mark.skipif(os.environ.get("E1000EPP_SOAK_TEST") != "1",
                     reason="flaky under the suite's load: "
                     "E1000EPP_SOAK_TEST=1 runs it")
