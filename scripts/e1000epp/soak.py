@@ -93,6 +93,7 @@ class Soak:
         self.mtu = 1500
         self.t0 = None
         self.streams = []
+        self.starting = threading.Lock()
         self.svm = None
         self.end_counters = self.ethtool0 = self.ethtool1 = None
         self.kept_failures = 0
@@ -218,9 +219,11 @@ class Soak:
         svm.sh(f"ping -q -i 1 {harness.PEER_IP} >/dev/null 2>&1 &")
         draining = threading.Event()
         self.streams = [soak_traffic.Stream(svm, svm.extra[0], "tx",
-                                            0x100000, draining),
+                                            0x100000, draining,
+                                            starting=self.starting),
                         soak_traffic.Stream(svm, svm.extra[1], "rx",
-                                            0x200000, draining)]
+                                            0x200000, draining,
+                                            starting=self.starting)]
         self.t0 = time.monotonic()
         for s in self.streams:
             s.start()
@@ -270,8 +273,11 @@ class Soak:
         self.capture(ev["n"])
         t0 = time.monotonic()
         try:
-            ok, detail = soak_events.run_event(svm, self.dmesg, kind,
-                                               params)
+            # No stream starts its connection while the event runs (an
+            # established one rides it out: TCP resends).
+            with self.starting:
+                ok, detail = soak_events.run_event(svm, self.dmesg, kind,
+                                                   params)
         except harness.HarnessError as e:
             ev.update(ok=False, detail=str(e).splitlines()[0],
                       seconds=round(time.monotonic() - t0, 2))

@@ -30,6 +30,8 @@ TCP_CHUNK = 16384
 # suspend waits for the resume (up to PM_TIMEOUT) and TCP's backed-off
 # retransmission after it.
 TCP_TIMEOUT = 300
+# A connection comes up in milliseconds; generous for TCG under load.
+CONNECT_TIMEOUT = 60
 TX_PORT = 5001
 RX_PORT = 5002
 # The peer's TCP source sends segments for the smallest MTU of the run,
@@ -50,9 +52,13 @@ class Stream(threading.Thread):
     each result appended to results ({run, bytes, ok, seconds, detail})."""
 
     def __init__(self, svm, agent, direction, run_base, draining,
-                 nbytes=TCP_BYTES):
+                 nbytes=TCP_BYTES, starting=None):
         super().__init__(daemon=True, name=f"soak-tcp-{direction}")
         self.nbytes = nbytes
+        # Held from a stream's first request until its connection is up,
+        # and by an event that takes the link out (soak.py): a SYN sent
+        # into a link that is out can leave the connection never made.
+        self.starting = starting or threading.Lock()
         self.svm = svm
         self.agent = agent
         self.direction = direction
@@ -90,10 +96,14 @@ class Stream(threading.Thread):
     def tx(self, run):
         """Guest -> peer: the agent writes, the peer's sink checks."""
         log = self.svm.vm.report_dir / "tcpsink.log"
-        self.svm.peer(f"TCPSINK {TX_PORT} {run} {TX_MSS} {log}")
         line = (f"TCPTX eth0 {harness.PEER_IP} {TX_PORT} {run} {self.nbytes} "
                 f"{TCP_CHUNK} {TCP_TIMEOUT}")
-        self.agent.send(line)
+        with self.starting:
+            self.svm.peer(f"TCPSINK {TX_PORT} {run} {TX_MSS} {log}")
+            self.agent.send(line)
+            harness.settle(lambda: self.svm.peer("TCPSTAT"),
+                           lambda s: s["state"] != "listen", CONNECT_TIMEOUT,
+                           interval=0.05)
         try:
             harness.settle(lambda: self.svm.peer("TCPSTAT"),
                            lambda s: s["state"] == "closed",
@@ -128,10 +138,14 @@ class Stream(threading.Thread):
         harness.settle(lambda: not self.draining.is_set(), bool, 60,
                        interval=0.1)
         line = f"TCPRX {RX_PORT} {run} {self.nbytes} {TCP_TIMEOUT}"
-        self.agent.send(line)
-        time.sleep(0.2)
-        self.svm.peer(f"TCPSEND {harness.GUEST_MAC} {harness.GUEST_IP} "
-                      f"{RX_PORT} {run} {self.nbytes} {RX_MSS}")
+        with self.starting:
+            self.agent.send(line)
+            time.sleep(0.2)
+            self.svm.peer(f"TCPSEND {harness.GUEST_MAC} {harness.GUEST_IP} "
+                          f"{RX_PORT} {run} {self.nbytes} {RX_MSS}")
+            harness.settle(lambda: self.svm.peer("TCPSENDSTAT"),
+                           lambda s: s["state"] != "syn_sent",
+                           CONNECT_TIMEOUT, interval=0.05)
         try:
             _, term = self.agent.collect(line, timeout=TCP_TIMEOUT + 60)
         except harness.AgentError as e:
