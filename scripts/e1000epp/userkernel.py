@@ -30,6 +30,7 @@ bzImage, module vermagic against the kernel, e1000e present) so that bad
 input fails in a second, before setup; prepare() builds the image.
 """
 
+import fcntl
 import glob
 import hashlib
 import json
@@ -386,7 +387,17 @@ def _headers_for(release, log):
 
 
 def prepare(args, log=print):
-    """Build (or reuse) the image; returns (guest_dir, description)."""
+    """Build (or reuse) the image; returns (guest_dir, description).
+    One at a time across processes (runs side by side, the functional
+    tests' workers): the headers' apt-get install takes dpkg's lock, and
+    two runs of the same inputs would build the same tree and image."""
+    os.makedirs(GUESTS_DIR, exist_ok=True)
+    with open(os.path.join(GUESTS_DIR, ".prepare.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _prepare(args, log)
+
+
+def _prepare(args, log):
     from .guest import GuestBuildError, build_guest
     if getattr(args, "driver", None) and \
             not getattr(args, "driver_prepared", False):
