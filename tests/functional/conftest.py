@@ -62,7 +62,7 @@ def report_root():
 LONG_UNITS = (
     "test_soak.py",                                     # ~150
     "test_matrix_run.py",                               # 85-90
-    "test_pagepool_truesize.py",                        # ~150 (2 images)
+    "test_pagepool_truesize.py",                        # ~60 (series image)
     "test_pagepool_bugs.py",                            # 70-220 (2 drivers)
     "test_user_kernel.py::driver-src",                  # 45-85
     "test_selftest.py[msix]",                           # ~50 each

@@ -13,9 +13,11 @@ series column (cover letter: 2304, 4352, 8448, 12544, 16640, 20736) and
 what `report --json` gives for the page-pool design at that MTU
 (pieces x the piece's charge + the skb, measured on the qtest model).
 
-Debian's stock 6.12 driver is measured the same way and recorded beside
-the report's stock design (examples/pagepool-e1000e/README.md: it
-differs from the cover letter's stock column, measured on 7.1).
+Debian's stock 6.12 driver measured the same way (docs/usage.md,
+"report": 2304, 5056, 5056, 5056, 9152, 13248) differs from the report's
+stock design, the cover letter's 7.1 column; `measure()` on its image
+(`--debian-kernel 6.12`) gives those figures. It is not booted here, to
+keep the suite short.
 """
 
 import argparse
@@ -94,11 +96,8 @@ def measured(device, guest_image, peer_bin, report_dir):
         pytest.skip("the page-pool driver's figures do not depend on the "
                     "model; measured on e1000e-pp")
     pagepool = _image(driver="pagepool")
-    stock = _image(debian_kernel="6.12")
     out = {"pagepool": measure(device, pagepool, report_dir /
-                               "test_pagepool_truesize-pagepool", peer_bin),
-           "stock": measure(device, stock, report_dir /
-                            "test_pagepool_truesize-stock", peer_bin)}
+                               "test_pagepool_truesize-pagepool", peer_bin)}
     (report_dir / "test_pagepool_truesize.json").write_text(
         json.dumps(out, indent=1))
     print(json.dumps(out))
@@ -113,12 +112,3 @@ def test_the_series_charges_the_published_truesize(measured, report_rows,
     row = report_rows[("pagepool", REPORT_MTU.get(mtu, mtu))]
     assert row["charged_truesize"] == published, row
     assert row["published_truesize"] == published, row
-
-
-def test_stock_is_recorded_beside_the_reports_stock_design(measured,
-                                                           report_rows):
-    for mtu, _ in PUBLISHED:
-        got = measured["stock"][mtu]
-        # One skb layout per MTU: every held echo charged the same.
-        assert len(got) == HELD and len(set(got)) == 1, (mtu, got)
-        assert ("stock", REPORT_MTU.get(mtu, mtu)) in report_rows
