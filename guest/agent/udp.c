@@ -24,27 +24,46 @@
 /* Echoes held unread at once: well inside the socket's default rcvbuf. */
 #define AGENT_UDPHOLD_MAX   8
 
+/* What both verbs take: the peer's echo, how many datagrams, how long. */
+struct udp_args {
+    uint32_t count, len, timeout;
+};
+
 /*
- * UDP echo: datagram i carries its index in the first 4 bytes followed by
- * pattern bytes; each must come back unchanged before the next is sent.
+ * Datagram i of an exchange: its index in the first 4 bytes, pattern
+ * bytes after them (what the echo must bring back unchanged).
  */
-void cmd_udp(int argc, char **argv)
+static void udp_datagram(uint8_t *out, uint32_t i, uint32_t len)
 {
-    static uint8_t out[PP_MAX_LEN], in[PP_MAX_LEN];
+    uint32_t j;
+
+    pp_put32(out, i);
+    for (j = 4; j < len; j++) {
+        out[j] = pp_payload_byte(0, i, j);
+    }
+}
+
+/*
+ * Parse "<verb> <ip> <port> <count> <len> <timeout_ms>" (count at most
+ * @max_count) and connect a UDP socket to the echo; the socket, or -1
+ * after the ERR reply.
+ */
+static int udp_open(int argc, char **argv, uint32_t max_count,
+                    struct udp_args *a)
+{
     struct sockaddr_in sin;
-    uint32_t port, count, len, timeout, i, j;
-    uint32_t echoed = 0, bad = 0;
+    uint32_t port;
     int fd;
 
     memset(&sin, 0, sizeof(sin));
     if (argc != 6 || inet_pton(AF_INET, argv[1], &sin.sin_addr) != 1 ||
         pp_parse_u32(argv[2], 65535, &port) < 0 ||
-        pp_parse_u32(argv[3], PP_MAX_COUNT, &count) < 0 ||
-        pp_parse_u32(argv[4], AGENT_UDP_MAX, &len) < 0 || len < 4 ||
-        pp_parse_u32(argv[5], 600000, &timeout) < 0) {
-        reply("ERR usage: UDP <ip> <port> <count> <len 4..%d> <timeout_ms>",
-              AGENT_UDP_MAX);
-        return;
+        pp_parse_u32(argv[3], max_count, &a->count) < 0 ||
+        pp_parse_u32(argv[4], AGENT_UDP_MAX, &a->len) < 0 || a->len < 4 ||
+        pp_parse_u32(argv[5], 600000, &a->timeout) < 0) {
+        reply("ERR usage: %s <ip> <port> <count 0..%u> <len 4..%d> "
+              "<timeout_ms>", argv[0], max_count, AGENT_UDP_MAX);
+        return -1;
     }
     sin.sin_family = AF_INET;
     sin.sin_port = htons(port);
@@ -54,16 +73,27 @@ void cmd_udp(int argc, char **argv)
         if (fd >= 0) {
             close(fd);
         }
+        return -1;
+    }
+    return fd;
+}
+
+/* UDP echo: each datagram must come back unchanged before the next goes. */
+void cmd_udp(int argc, char **argv)
+{
+    static uint8_t out[PP_MAX_LEN], in[PP_MAX_LEN];
+    struct udp_args a;
+    uint32_t i, echoed = 0, bad = 0;
+    int fd = udp_open(argc, argv, PP_MAX_COUNT, &a);
+
+    if (fd < 0) {
         return;
     }
-    for (i = 0; i < count; i++) {
-        int64_t deadline = now_ms() + timeout;
+    for (i = 0; i < a.count; i++) {
+        int64_t deadline = now_ms() + a.timeout;
 
-        pp_put32(out, i);
-        for (j = 4; j < len; j++) {
-            out[j] = pp_payload_byte(0, i, j);
-        }
-        if (send(fd, out, len, 0) != (ssize_t)len) {
+        udp_datagram(out, i, a.len);
+        if (send(fd, out, a.len, 0) != (ssize_t)a.len) {
             break;
         }
         while (wait_readable(fd, deadline)) {
@@ -75,7 +105,7 @@ void cmd_udp(int argc, char **argv)
             if (n >= 4 && pp_get32(in) != i) {
                 continue;   /* a late echo of an earlier datagram */
             }
-            if (n == (ssize_t)len && memcmp(in, out, len) == 0) {
+            if (n == (ssize_t)a.len && memcmp(in, out, a.len) == 0) {
                 echoed++;
             } else {
                 bad++;
@@ -114,44 +144,27 @@ static int64_t rmem_alloc(int fd)
 void cmd_udphold(int argc, char **argv)
 {
     static uint8_t out[PP_MAX_LEN], in[PP_MAX_LEN];
-    struct sockaddr_in sin;
-    uint32_t port, count, len, timeout, i, j, held = 0;
-    uint32_t echoed = 0, bad = 0;
+    struct udp_args a;
+    uint32_t i, held = 0, echoed = 0, bad = 0;
     int64_t rmem = 0;
-    int fd;
+    int fd = udp_open(argc, argv, AGENT_UDPHOLD_MAX, &a);
 
-    memset(&sin, 0, sizeof(sin));
-    if (argc != 6 || inet_pton(AF_INET, argv[1], &sin.sin_addr) != 1 ||
-        pp_parse_u32(argv[2], 65535, &port) < 0 ||
-        pp_parse_u32(argv[3], AGENT_UDPHOLD_MAX, &count) < 0 ||
-        pp_parse_u32(argv[4], AGENT_UDP_MAX, &len) < 0 || len < 4 ||
-        pp_parse_u32(argv[5], 600000, &timeout) < 0) {
-        reply("ERR usage: UDPHOLD <ip> <port> <count 0..%d> <len 4..%d> "
-              "<timeout_ms>", AGENT_UDPHOLD_MAX, AGENT_UDP_MAX);
+    if (fd < 0) {
         return;
     }
-    sin.sin_family = AF_INET;
-    sin.sin_port = htons(port);
-    fd = socket(AF_INET, SOCK_DGRAM, 0);
-    if (fd < 0 || connect(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0 ||
-        rmem_alloc(fd) < 0) {
-        reply("ERR udp socket: %s", strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-        }
+    if (rmem_alloc(fd) < 0) {
+        reply("ERR SO_MEMINFO: %s", strerror(errno));
+        close(fd);
         return;
     }
-    for (i = 0; i < count; i++) {
-        int64_t deadline = now_ms() + timeout;
+    for (i = 0; i < a.count; i++) {
+        int64_t deadline = now_ms() + a.timeout;
         int64_t now_rmem = rmem;
         char text[64];
         int n;
 
-        pp_put32(out, i);
-        for (j = 4; j < len; j++) {
-            out[j] = pp_payload_byte(0, i, j);
-        }
-        if (send(fd, out, len, 0) != (ssize_t)len) {
+        udp_datagram(out, i, a.len);
+        if (send(fd, out, a.len, 0) != (ssize_t)a.len) {
             break;
         }
         /* Bounded by the deadline: the echo may never come. */
@@ -168,21 +181,16 @@ void cmd_udphold(int argc, char **argv)
         rmem = now_rmem;
         held++;
     }
-    count = i;
+    a.count = i;
     for (i = 0; i < held; i++) {
         ssize_t n = recv(fd, in, sizeof(in), MSG_DONTWAIT);
 
         if (n < 0) {
             break;
         }
-        if (n == (ssize_t)len && pp_get32(in) < count) {
-            uint32_t k = pp_get32(in);
-
-            pp_put32(out, k);
-            for (j = 4; j < len; j++) {
-                out[j] = pp_payload_byte(0, k, j);
-            }
-            if (memcmp(in, out, len) == 0) {
+        if (n == (ssize_t)a.len && pp_get32(in) < a.count) {
+            udp_datagram(out, pp_get32(in), a.len);
+            if (memcmp(in, out, a.len) == 0) {
                 echoed++;
                 continue;
             }
@@ -190,6 +198,6 @@ void cmd_udphold(int argc, char **argv)
         bad++;
     }
     close(fd);
-    reply("OK sent=%u held=%u rmem=%lld echoed=%u bad=%u", count, held,
+    reply("OK sent=%u held=%u rmem=%lld echoed=%u bad=%u", a.count, held,
           (long long)rmem, echoed, bad);
 }
