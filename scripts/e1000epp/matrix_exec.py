@@ -116,10 +116,18 @@ class IotlbFills:
         return cost.count_events(self.path, self.offset)[1]
 
 
+COPYBREAK_PARAM = "/sys/module/e1000e/parameters/copybreak"
+# driver_copybreak() when the loaded driver has no such parameter.
+NO_COPYBREAK = "absent"
+
+
 def driver_copybreak(vm):
-    """The loaded e1000e's copybreak parameter, None if it has none."""
-    rc, out = sh(vm, "cat /sys/module/e1000e/parameters/copybreak",
+    """The loaded e1000e's copybreak parameter: its value, NO_COPYBREAK
+    when the driver has none, None when it is there but unreadable."""
+    rc, out = sh(vm, f"test -e {COPYBREAK_PARAM} && cat {COPYBREAK_PARAM}",
                  check=False)
+    if rc != 0 and not out.strip():
+        return NO_COPYBREAK
     return int(out.strip()) if rc == 0 and out.strip().isdigit() else None
 
 
@@ -148,10 +156,13 @@ def check_copybreak(checks, cell, delta, driver_copybreak):
     checks.eq("receive buffers new + re-posted = frames delivered "
               "(rx-buf-new, rx-buf-reposted)",
               None if new is None or again is None else new + again, got)
-    if driver_copybreak is None:
+    if driver_copybreak == NO_COPYBREAK:
         # The driver has no copybreak (the page-pool series removed it):
         # its re-posts are the pool recycling pages, nothing to bound.
         return
+    cb = COPYBREAK_DEFAULT if cell.copybreak is None else cell.copybreak
+    checks.eq(f"the loaded driver's copybreak ({COPYBREAK_PARAM})",
+              driver_copybreak, cb)
     if cell.iommu == "iommu":
         # The device knows a buffer by its bus address. e1000_clean_rx_irq
         # unmaps the buffer it keeps and the refill maps it again: under
@@ -160,7 +171,6 @@ def check_copybreak(checks, cell, delta, driver_copybreak):
         # and a new buffer can land on an IOVA used before. So re-posts
         # are judged without the IOMMU only.
         return
-    cb = COPYBREAK_DEFAULT if cell.copybreak is None else cell.copybreak
     if cb == 0:
         checks.eq("copybreak=0: buffers re-posted (every frame goes up in "
                   "its own buffer)", again, 0)
