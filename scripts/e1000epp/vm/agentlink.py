@@ -22,22 +22,28 @@ class AgentError(HarnessError):
     """The agent answered ERR."""
 
 
+def connect(path, timeout=30, what="the chardev socket"):
+    """A client socket on the unix socket server at path (a chardev
+    QEMU may not have created yet), retried until timeout."""
+    deadline = time.monotonic() + timeout
+    while True:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.connect(str(path))
+            return sock
+        except OSError as e:
+            sock.close()
+            if time.monotonic() >= deadline:
+                raise HarnessError(f"cannot connect to {what} {path}: {e}")
+            time.sleep(0.05)
+
+
 class Agent:
     """Line protocol of guest/agent/agent.c over the ttyS1 chardev socket."""
 
     def __init__(self, path, log_path, timeout=30):
         self.log = open(log_path, "w")
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                self.sock.connect(str(path))
-                break
-            except OSError as e:
-                if time.monotonic() >= deadline:
-                    raise HarnessError(f"cannot connect to the agent socket "
-                                       f"{path}: {e}")
-                time.sleep(0.05)
+        self.sock = connect(path, timeout, "the agent socket")
         self.buf = b""
         self.next_sock = None
         self.open = threading.Event()

@@ -17,10 +17,10 @@ exit are lost with the source's socket (the frames "on the wire"); a
 frame that reached the device travels in its state.
 """
 
-import socket
 import time
 from pathlib import Path
 
+from .agentlink import connect
 from .harness import Vm
 from .waits import HarnessError, wait_until
 
@@ -46,21 +46,6 @@ def destination(vm, report_dir):
                       for a in vm.extra_args]
     dst.incoming = f"unix:{dst.sockdir}/migration.sock"
     return dst
-
-
-def connect(path, timeout=30):
-    """A client socket on the chardev server at path."""
-    deadline = time.monotonic() + timeout
-    while True:
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        try:
-            s.connect(str(path))
-            return s
-        except OSError as e:
-            s.close()
-            if time.monotonic() >= deadline:
-                raise HarnessError(f"cannot connect to {path}: {e}")
-            time.sleep(0.05)
 
 
 def _status(vm):
