@@ -7,7 +7,7 @@ One table per cell, in the vocabulary of matrix.Cell:
     mtu = 9000              # one of matrix.MTUS
     crc = "keep"            # strip | keep | rxfcs        (default strip)
     irq = "msix"            # msix | msi | intx           (default msix)
-    iommu = "noiommu"       # noiommu | iommu             (default noiommu)
+    iommu = "noiommu"       # noiommu | iommu | bounce    (default noiommu)
     vlan = false            # traffic through eth0.100    (default false)
     copybreak = 0           # module parameter            (default: none)
     family = "errcrc"       # matrix.FAMILIES             (default: none)
@@ -24,7 +24,7 @@ from . import matrix
 _DEFAULTS = {"crc": "strip", "irq": "msix", "iommu": "noiommu",
              "vlan": False, "copybreak": None, "family": None}
 _CHOICES = {"mtu": matrix.MTUS, "crc": matrix.CRCS, "irq": matrix.IRQS,
-            "iommu": matrix.IOMMUS, "family": tuple(matrix.FAMILIES)}
+            "iommu": matrix.DMA_PATHS, "family": tuple(matrix.FAMILIES)}
 
 
 def _cell_lines(text):

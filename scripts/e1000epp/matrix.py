@@ -45,6 +45,10 @@ CRCS = ("strip", "keep", "rxfcs")
 IRQS = ("msix", "msi", "intx")
 INT_MODE = {"intx": 0, "msi": 1, "msix": 2}
 IOMMUS = ("noiommu", "iommu")
+# How the device's DMA reaches memory: directly, through the IOMMU, or
+# through swiotlb's bounce buffers (swiotlb=force: the CPU reads a copy
+# only a DMA sync makes current). The grid crosses the first two.
+DMA_PATHS = IOMMUS + ("bounce",)
 VLAN_ID = 100
 # Seconds a cell waits for its pattern frames (`run --traffic-timeout`):
 # the side that counts answers the moment every frame is in, so only a
@@ -90,10 +94,27 @@ LINK_DROP_MS = 300
 # (dev_watchdog's timeout, e1000_reset_task; e1000_print_hw_hang when the
 # driver's own check sees it first): the txhang cell's event, nothing
 # else (Debian 6.1 and 6.12 log the first two, as netdev_crit/e_err).
-HANG_LOG = (r"Detected Hardware Unit Hang",
-            r"NETDEV WATCHDOG: .*transmit queue 0 timed out",
-            r"Reset adapter unexpectedly")
+HANG_REPORT = r"Detected Hardware Unit Hang"
+WATCHDOG_LINE = r"NETDEV WATCHDOG: .*transmit queue 0 timed out"
+HANG_LOG = (HANG_REPORT, WATCHDOG_LINE, r"Reset adapter unexpectedly")
+# e1000_print_hw_hang stops the queue at every report, and
+# netif_tx_stop_queue stamps the queue's trans_start, so reports 4 s
+# apart (every other 2 s watchdog tick) keep dev_watchdog's 5 s
+# timeout from ever expiring: once this many came with no timeout, the
+# driver will not reset by itself (docs/matrix.md, "txhang").
+HANG_REPORTS_NO_RESET = 3
 RESET_LINE = "Reset adapter unexpectedly"
+
+# The page-pool series' payload-density table (cover letter): the
+# truesize of a frame by the 2 KB chunks it fills. One chunk is charged
+# half a page at MTU <= 1500 and a whole page above it; every chained
+# chunk a page.
+PAGEPOOL_TRUESIZE_ONE = {1500: 2304, 2026: 4352}
+PAGEPOOL_TRUESIZE = {2: 8448, 3: 12544, 4: 16640, 5: 20736}
+PAGEPOOL_CHUNK = 2048
+# A driver that builds its Rx buffers through libeth's page pool (the
+# series' design): the module libeth is loaded for it.
+PAGEPOOL_HOLDER = "/sys/module/libeth/holders/e1000e"
 
 # Every counter of `ethtool -S` an error cell moves, zero unless named
 # (Linux e1000e, e1000e_update_stats: rx_errors = RXERRC + CRCERRS +
@@ -187,7 +208,7 @@ class Cell:
     def __init__(self, mtu, crc="strip", irq="msix", iommu="noiommu",
                  vlan=False, copybreak=None, family=None):
         assert mtu in MTUS and crc in CRCS and irq in IRQS and \
-            iommu in IOMMUS and (family is None or family in FAMILIES)
+            iommu in DMA_PATHS and (family is None or family in FAMILIES)
         self.mtu, self.crc, self.irq, self.iommu = mtu, crc, irq, iommu
         self.vlan, self.copybreak = vlan, copybreak
         self.family = FAMILIES[family] if family else None
@@ -208,7 +229,7 @@ class Cell:
     def row_key(self):
         """Where the configuration's row sorts in the grid: IOMMU, CRC
         handling, interrupt mode, in the order the axes list them."""
-        return [IOMMUS.index(self.iommu), CRCS.index(self.crc),
+        return [DMA_PATHS.index(self.iommu), CRCS.index(self.crc),
                 IRQS.index(self.irq)]
 
     def result(self, status, reason, seconds, evidence):
@@ -330,6 +351,8 @@ def default_matrix():
                    ["noiommu"], vlans=[True])
     cells += _grid([1500, 4096], ["strip"], ["msix"], ["noiommu"],
                    cbs=[0, 1024])
+    cells += [Cell(1500, "strip", "msix", "bounce"),
+              Cell(9212, "keep", "msix", "bounce")]
     cells += family_cells()
     return _unique(cells)
 
@@ -454,7 +477,7 @@ def plan(cells):
     cells with the same module parameters run together (one reload each),
     then by MTU, VLAN and rx-fcs."""
     groups = OrderedDict()
-    for c in sorted(cells, key=lambda c: IOMMUS.index(c.iommu)):
+    for c in sorted(cells, key=lambda c: DMA_PATHS.index(c.iommu)):
         groups.setdefault(c.boot_key(), []).append(c)
     return [(k, sorted(v, key=lambda c: (c.module_params(), c.mtu, c.vlan,
                                          c.crc == "rxfcs")))

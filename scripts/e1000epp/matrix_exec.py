@@ -163,13 +163,13 @@ def check_copybreak(checks, cell, delta, driver_copybreak):
     cb = COPYBREAK_DEFAULT if cell.copybreak is None else cell.copybreak
     checks.eq(f"the loaded driver's copybreak ({COPYBREAK_PARAM})",
               driver_copybreak, cb)
-    if cell.iommu == "iommu":
+    if cell.iommu != "noiommu":
         # The device knows a buffer by its bus address. e1000_clean_rx_irq
         # unmaps the buffer it keeps and the refill maps it again: under
         # the IOMMU (iommu.strict=1) that is a fresh IOVA as often as not
         # (8 of 11 copies seen as re-posts in mtu1500-rxfcs-intx-iommu),
-        # and a new buffer can land on an IOVA used before. So re-posts
-        # are judged without the IOMMU only.
+        # and a new buffer can land on an IOVA used before; a bounce
+        # slot likewise. So re-posts are judged on direct DMA only.
         return
     if cb == 0:
         checks.eq("copybreak=0: buffers re-posted (every frame goes up in "
@@ -244,15 +244,15 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
         dev0 = read_device(vm)
         diag0 = read_qom(vm, matrix_diag.QOM_START)
         peer0 = vm.peer.stats()
-        fills = IotlbFills(vm) if cell.iommu != "noiommu" and \
+        fills = IotlbFills(vm) if cell.iommu == "iommu" and \
             window is None else None
         raw, buf = measured_traffic(vm, cell, 0x10000 + index * 16, checks,
                                     cell_dir, tlog, window, bound)
         if fills is not None:
             fills = fills.stop()
-        elif raw is not None and cell.iommu != "noiommu":
+        elif raw is not None and cell.iommu == "iommu":
             fills = raw.get("fills")
-        if cell.iommu != "noiommu":
+        if cell.iommu == "iommu":
             tlog(f"IOTLB fills over the traffic: {fills}")
             checks.true("IOTLB fills over the traffic (intel-iommu "
                         f"{cost.FILL_EVENT}): the device's DMA translated",
@@ -315,7 +315,7 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
         scan_dmesg(vm, g, cell, cell_dir, checks, taint0)
         faults, coverage = matrix_diag.cell_end(
             diag0, read_qom(vm, matrix_diag.QOM_END), cell_dir,
-            harness.PEER_MAC, cell.iommu != "noiommu",
+            harness.PEER_MAC, cell.iommu == "iommu",
             injected=any("knob-dma-fault-writes" in ln for ln in events))
         if faulted:
             check_expected_faults(checks, faults, checks.lost_seqs, tlog)
@@ -359,7 +359,8 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
                       ["knob-link-drop-ms", "knob-link-return"])
         if fam and fam.knob == "tx-hold":
             checks.eq("the driver's tx_timeout_count over the cell "
-                      "(ethtool -S)", sd.get("tx_timeout_count"), 1)
+                      "(ethtool -S)", sd.get("tx_timeout_count"),
+                      0 if checks.hang_reset_by == "down" else 1)
             checks.eq("device events of the Tx hang", hang_events(events),
                       ["knob-tx-hold 1", "ctrl-rst", "knob-tx-hold 0"])
         if fam and fam.suspend:

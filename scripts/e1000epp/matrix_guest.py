@@ -40,6 +40,7 @@ class Checks:
         self.layout = None          # rxlayout.decode() of the cell
         self.burst = None           # device counters over a burst
         self.lost_seqs = []         # pattern seqs the family made lost
+        self.hang_reset_by = None   # "watchdog" or "down" (tx_hang)
 
     def produced(self, name, count):
         """A declared situation: the cell fails unless it happened."""
@@ -88,6 +89,8 @@ def boot_args(boot_key):
     if boot_key == "iommu":
         return (["-device", "intel-iommu,intremap=off"],
                 "intel_iommu=on iommu.strict=1")
+    if boot_key == "bounce":
+        return [], "swiotlb=force"
     return [], ""
 
 
@@ -170,8 +173,22 @@ def check_iommu(vm, cell, checks):
     rc, kind = sh(vm, "cat /sys/class/net/eth0/device/iommu_group/type",
                   check=False)
     kind = kind.strip() if rc == 0 else "no IOMMU group"
-    if cell.iommu == "noiommu":
+    if cell.iommu != "iommu":
         checks.eq("eth0's device in no IOMMU group", kind, "no IOMMU group")
+    if cell.iommu == "bounce":
+        # Every streaming mapping bounced: the Rx ring's buffers hold
+        # swiotlb slots for as long as they are posted.
+        _, used = sh(vm, "grep -q ' /sys/kernel/debug ' /proc/mounts || "
+                     "mount -t debugfs none /sys/kernel/debug 2>/dev/null; "
+                     "cat /sys/kernel/debug/swiotlb/io_tlb_used",
+                     check=False)
+        _, cmdline = sh(vm, "cat /proc/cmdline")
+        checks.true("swiotlb=force: the posted Rx buffers in bounce slots "
+                    "(debugfs swiotlb/io_tlb_used > 0)",
+                    "swiotlb=force" in cmdline.split() and
+                    used.strip().isdigit() and int(used) > 0,
+                    f"io_tlb_used {used.strip() or '?'}")
+    if cell.iommu != "iommu":
         return
     checks.eq("eth0's IOMMU domain type (iommu_group/type)", kind, "DMA")
     _, n = sh(vm, "dmesg | grep -c 'DMAR: Intel(R) Virtualization "

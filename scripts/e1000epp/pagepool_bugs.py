@@ -32,11 +32,20 @@ TARGETS = {
         "mtu9212-keep-msix-noiommu", r"frames peer->guest.*trunc",
         "an FCS alone in the last chunk trimmed twice: its B pattern "
         "frames arrive 4 bytes short"),
+    "truesize": (
+        "mtu4097-rxfcs-msix-noiommu", r"truesize of each MTU-sized frame",
+        "chained chunks charged 2048 instead of a page: the cell's "
+        "held echoes are charged less than the series' table"),
     "napi-down": (
         "mtu1500-strip-msix-noiommu,mtu9000-strip-msi-noiommu",
         r"dmesg free of",
         "NAPI enabled while down: the MTU change's down warns in "
         "page_pool_disable_direct_recycling"),
+    "no-sync": (
+        "mtu1500-strip-msix-bounce,mtu9212-keep-msix-bounce",
+        r"frames peer->guest|UDP echo",
+        "no DMA sync for the CPU: under swiotlb=force the driver reads "
+        "the stale page, not the bounce slot the device wrote"),
     "early-recycle": (
         "mtu9000-strip-msi-noiommu,mtu4097-rxfcs-msix-noiommu",
         r"dmesg free of|agent did not answer",
@@ -44,13 +53,11 @@ TARGETS = {
         "warnings and a bad page state at the next down"),
 }
 NOT_YET = {
-    "truesize": "no cell reads the truesize the driver charges "
-                "(examples/pagepool-e1000e/lifecycle.py measures it)",
-    "reset-pm": "no cell holds the Tx engine with runtime suspend "
-                "allowed (the race the fixture opens needs both)",
-    "no-sync": "no cell boots with bounce buffers (swiotlb=force); "
-               "without them the missing sync is a no-op on x86 "
-               "(examples/pagepool-e1000e/bounce.py shows it by hand)",
+    "reset-pm": "the race needs a runtime suspend to start while the "
+                "reset task reinitialises the MAC (the suspend waits "
+                "250 ms for __E1000_RESETTING, then downs it anyway), "
+                "but a Tx timeout needs the carrier and a runtime suspend "
+                "needs it gone: no cell times the two together yet",
 }
 RUN_TIMEOUT = 3600
 
