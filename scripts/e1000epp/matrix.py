@@ -101,7 +101,7 @@ HANG_LOG = (HANG_REPORT, WATCHDOG_LINE, r"Reset adapter unexpectedly")
 # netif_tx_stop_queue stamps the queue's trans_start, so reports 4 s
 # apart (every other 2 s watchdog tick) keep dev_watchdog's 5 s
 # timeout from ever expiring: once this many came with no timeout, the
-# driver will not reset by itself (docs/matrix.md, "txhang").
+# driver will not reset by itself (docs/usage.md, "Tx hang").
 HANG_REPORTS_NO_RESET = 3
 RESET_LINE = "Reset adapter unexpectedly"
 
