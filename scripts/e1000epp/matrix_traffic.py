@@ -535,27 +535,27 @@ def tx_hang(vm, cell, run_base, checks, cell_dir, tlog, bound):
             f"{matrix.HANG_REPORTS_NO_RESET} of its hang reports with no "
             "netdev watchdog timeout", progress, bound, interval=0.5,
             evidence=vm.console_tail)
+        if seen[0] == 0:
+            # The flaw: the driver's reports keep the watchdog quiet.
+            checks.hang_reset_by = "down"
+            tlog(f"{seen[1]} hang reports, no watchdog timeout: e1000e "
+                 "will not reset; down and up")
+            checks.true("the Tx hang: e1000e's own hang reports stopped "
+                        "the queue each time, no netdev watchdog timeout, "
+                        "no reset (its flaw; recovered by down/up)", True,
+                        f"{seen[1]} reports")
+            # Both reset the MAC (e1000e_down, then e1000_open) with the
+            # engine still held, as the reset task's down and up do.
+            sh(vm, "ip link set eth0 down && ip link set eth0 up")
+        else:
+            checks.hang_reset_by = "watchdog"
+            tlog("the driver's reset task ran")
     except harness.HarnessError as e:
         checks.true("the Tx hang reset by the driver", False,
                     str(e).splitlines()[0])
-    if seen and seen[0] == 0:
-        # The flaw: the driver's reports keep the watchdog quiet. The
-        # down resets the MAC with the engine still held.
-        checks.hang_reset_by = "down"
-        tlog(f"{seen[1]} hang reports, no watchdog timeout: e1000e will "
-             "not reset; down and up")
-        checks.true("the Tx hang: e1000e's own hang reports stopped the "
-                    "queue each time, no netdev watchdog timeout, no "
-                    "reset (its flaw; recovered by down/up)", True,
-                    f"{seen[1]} reports")
-        # Both reset the MAC (e1000e_down, then e1000_open); the knob
-        # is cleared after them, as after the reset task's down and up.
-        sh(vm, "ip link set eth0 down && ip link set eth0 up")
-    elif seen:
-        checks.hang_reset_by = "watchdog"
-        tlog("the driver's reset task ran")
-    qom_set(vm, knob, 0)
-    tlog(f"qom-set {knob} 0")
+    finally:
+        qom_set(vm, knob, 0)
+        tlog(f"qom-set {knob} 0")
     harness.wait_until("carrier on eth0 after the reset",
                        lambda: carrier(vm), LINK_TIMEOUT, interval=0.2)
     checks.eq(f"the driver's reset tasks (dmesg: {matrix.RESET_LINE})",
