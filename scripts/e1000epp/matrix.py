@@ -68,6 +68,7 @@ KNOBS = {
     "fetch-limit": "x-rx-fetch-limit",
     "dma-fault-writes": "x-dma-fault-writes",
     "tx-hold": "x-tx-hold",
+    "reset-delay": "x-reset-delay-ns",
 }
 # Frames marked with an injected error in an error cell's stream.
 ERR_FRAMES = 3
@@ -105,6 +106,30 @@ HANG_LOG = (HANG_REPORT, WATCHDOG_LINE, r"Reset adapter unexpectedly")
 HANG_REPORTS_NO_RESET = 3
 RESET_LINE = "Reset adapter unexpectedly"
 
+# The reset task against runtime suspend (the resetpm cells). With the
+# link gone and transmits stuck in the ring, e1000e's watchdog task
+# schedules a runtime suspend LINK_TIMEOUT (100 ms) away and its reset
+# task at once (FLAG_RESTART_NOW); e1000e_pm_runtime_suspend waits for
+# __E1000_RESETTING at most E1000_CHECK_RESET_COUNT x 10 ms (250 ms),
+# then downs the adapter and the PCI core puts it in D3hot. The CTRL.RST
+# window widened to 600 ms holds the reset task in init_hw's NVM read
+# (EERD waits for the auto-load, docs/fidelity.md) for longer than
+# those 350 ms: a reset task without a runtime-PM reference is still
+# reprogramming the MAC when the function goes to D3hot. The cable
+# stays out long enough (9 s) for a correct driver's own suspend, 5 s
+# after its reset (e1000e_pm_runtime_idle), and the PME wake.
+RACE_RESET_NS = 600 * 1000 * 1000
+RACE_LINK_DROP_MS = 9000
+# Kernel command-line additions a family's boot needs. The reset task
+# waits for the NVM read busily (udelay), and both it and the runtime
+# suspend run from per-CPU workqueues of the CPU that scheduled them: a
+# kernel without full preemption runs the suspend only once the reset
+# task is done, so nothing races (seen on Debian 6.1: the suspend came
+# 0.9 s after the link, the reset over). Debian builds PREEMPT_DYNAMIC;
+# preempt=full lets the scheduler run the suspend beside the reset, as
+# a preemptible kernel or a second CPU does.
+BOOT_EXTRAS = {"preempt": "preempt=full"}
+
 # The page-pool series' payload-density table (cover letter): the
 # truesize of a frame by the 2 KB chunks it fills. One chunk is charged
 # half a page at MTU <= 1500 and a whole page above it; every chained
@@ -132,7 +157,8 @@ class Family:
 
     def __init__(self, name, situations, what, knob=None, rx_all=False,
                  flow_control=True, burst=None, stats=None,
-                 delivered=False, suspend=False, expect_log=()):
+                 delivered=False, suspend=False, expect_log=(),
+                 boot=None):
         self.name, self.situations, self.what = name, tuple(situations), what
         self.knob, self.rx_all, self.flow_control = knob, rx_all, flow_control
         self.burst = burst              # None, "mtu" or "long"
@@ -142,6 +168,9 @@ class Family:
         # Kernel log lines that are the family's event itself, not a
         # failure (the dmesg scan fails a cell on every other one).
         self.expect_log = tuple(expect_log)
+        # A kernel command-line addition the family needs (BOOT_EXTRAS):
+        # its cells boot apart from the others.
+        self.boot = boot
 
 
 def _err(name, knob, situation, stats, rx_all=False):
@@ -195,6 +224,16 @@ FAMILIES = {f.name: f for f in (
            "released, the traffic steps then check that the driver "
            "recovered by itself",
            knob="tx-hold", expect_log=HANG_LOG),
+    Family("resetpm", [],
+           "runtime PM allowed, the Tx engine held (x-tx-hold) with the "
+           "guest's frames in the ring and the CTRL.RST window widened "
+           f"({RACE_RESET_NS // 1000000} ms, x-reset-delay-ns); then the "
+           f"cable out for {RACE_LINK_DROP_MS // 1000} s: the driver's "
+           "reset task and its runtime suspend start 100 ms apart, the "
+           "function must not be touched in D3hot (pm-violations), the "
+           "driver must suspend, wake through PME and pass the traffic "
+           "steps (kernel booted with preempt=full)", knob="reset-delay",
+           boot="preempt"),
 )}
 
 class MatrixError(Exception):
@@ -274,7 +313,10 @@ class Cell:
         return tuple(out)
 
     def boot_key(self):
-        """What needs a new boot: the kernel command line / device set."""
+        """What needs a new boot: the kernel command line / device set
+        (the DMA path, then +BOOT_EXTRAS key of the family's)."""
+        if self.family and self.family.boot:
+            return f"{self.iommu}+{self.family.boot}"
         return self.iommu
 
     def module_params(self):
@@ -390,8 +432,18 @@ def copybreak_matrix():
             for o in IOMMUS for b in (0, 2048)]
 
 
+def race_matrix():
+    """The reset task against runtime suspend (`run --matrix race`):
+    not in the default matrix, because Linux's e1000e up to 6.12 has
+    this race (its reset task takes no runtime-PM reference) and fails
+    it; under MSI-X, and with the IOMMU (the reset maps every buffer
+    again while the suspend unmaps them)."""
+    return [Cell(1500, "strip", "msix", o, family="resetpm")
+            for o in IOMMUS]
+
+
 MATRICES = {"default": default_matrix, "reduced": reduced_matrix,
-            "copybreak": copybreak_matrix}
+            "copybreak": copybreak_matrix, "race": race_matrix}
 
 
 def by_name():

@@ -210,7 +210,7 @@ def expected_drops(cell, burst):
              "rx-errored"] = ERR_MARKED
     if burst:
         want["rx-missed"] = burst["rx-missed"]
-    if fam and (fam.knob == "link-drop" or fam.suspend):
+    if fam and (fam.knob in ("link-drop", "reset-delay") or fam.suspend):
         # Frames arriving with the cable out or the function asleep are
         # the event itself (the peer's source resends them).
         del want["rx-not-ready"]
@@ -363,7 +363,7 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
                       0 if checks.hang_reset_by == "down" else 1)
             checks.eq("device events of the Tx hang", hang_events(events),
                       ["knob-tx-hold 1", "ctrl-rst", "knob-tx-hold 0"])
-        if fam and fam.suspend:
+        if fam and (fam.suspend or fam.knob == "reset-delay"):
             checks.true("device events: the PME that woke it",
                         any("pme reg=0x05810 value=0x00000001" in ln
                             for ln in events), "; ".join(events[-5:]))
@@ -415,10 +415,11 @@ def run_cells(cells, device, report_dir, peer_bin, guest_dir=None,
             boot_dir = os.path.join(report_dir, "boots",
                                     f"{boots:02d}-{boot_key}")
             extra = []
+            iommu = boot_key.partition("+")[0] == "iommu"
             os.makedirs(boot_dir, exist_ok=True)
             if measure_cost:
-                extra = cost.qemu_args(boot_dir, boot_key == "iommu")
-            elif boot_key == "iommu":
+                extra = cost.qemu_args(boot_dir, iommu)
+            elif iommu:
                 # QEMU's trace log, where the cells count IOTLB fills.
                 extra = ["-D", cost.trace_path(boot_dir)]
             vm = harness.Vm(device, boot_dir, append="e1000epp.load=0 " +
@@ -441,7 +442,7 @@ def run_cells(cells, device, report_dir, peer_bin, guest_dir=None,
             on_boot(f"boot {boots} ({boot_key}): guest ready in "
                     f"{time.monotonic() - t0:.1f}s")
             g = Guest()
-            window = cost.Window(vm, boot_dir, boot_key == "iommu") \
+            window = cost.Window(vm, boot_dir, iommu) \
                 if measure_cost else None
             try:
                 while pending:

@@ -86,12 +86,19 @@ class Guest:
 
 
 def boot_args(boot_key):
-    if boot_key == "iommu":
-        return (["-device", "intel-iommu,intremap=off"],
-                "intel_iommu=on iommu.strict=1")
-    if boot_key == "bounce":
-        return [], "swiotlb=force"
-    return [], ""
+    """(QEMU device arguments, kernel command-line addition) of a boot
+    key (matrix.Cell.boot_key)."""
+    path, _, extra = boot_key.partition("+")
+    dev, append = [], ""
+    if path == "iommu":
+        dev, append = (["-device", "intel-iommu,intremap=off"],
+                       "intel_iommu=on iommu.strict=1")
+    elif path == "bounce":
+        append = "swiotlb=force"
+    if extra:
+        append = " ".join(a for a in (append, matrix.BOOT_EXTRAS[extra])
+                          if a)
+    return dev, append
 
 
 def sh(vm, cmd, timeout=60, check=True):

@@ -59,6 +59,8 @@ def traffic(vm, cell, run_base, checks, cell_dir, tlog, bound):
         steps.insert(-1, ("runtime suspend", runtime_suspend))
     if cell.family and cell.family.knob == "tx-hold":
         steps.insert(0, ("tx hang", tx_hang))
+    if cell.family and cell.family.knob == "reset-delay":
+        steps.insert(0, ("reset against runtime suspend", reset_vs_suspend))
     for name, step in steps:
         if name == "truesize" and not checks.udp_ok:
             continue    # no echo comes back to be held
@@ -479,6 +481,109 @@ HANG_RUN = 9
 HANG_WMEM = 4 << 20
 
 
+def fill_held_ring(vm, run_base):
+    """Frames for the held engine: they stay in the ring, unsent, until
+    it is full and the driver stops the queue. Enough to fill the
+    256-descriptor ring: a few pings are not (BQL's limit, grown by the
+    boot's earlier cells, keeps the queue open for them: seen in the
+    default matrix, where all three txhang cells then waited 120 s).
+    The socket's send buffer must hold them all: unsent skbs are
+    charged to it, and the default (212992 bytes) blocks the sender at
+    about 234 frames, a few descriptors short of the driver stopping
+    the queue (seen: TDT 21 descriptors behind TDH, no watchdog)."""
+    wmem = sh(vm, "cat /proc/sys/net/core/wmem_default")[1].strip()
+    sh(vm, f"echo {HANG_WMEM} > /proc/sys/net/core/wmem_default")
+    try:
+        vm.agent.kv(f"TX eth0 {harness.PEER_MAC} {run_base + HANG_RUN} "
+                    f"{HANG_FRAMES} 60 60")
+    except harness.AgentError:
+        pass            # the qdisc full before the last one: enough
+    finally:
+        sh(vm, f"echo {wmem} > /proc/sys/net/core/wmem_default")
+
+
+def reset_vs_suspend(vm, cell, run_base, checks, cell_dir, tlog, bound):
+    """The driver's reset task against its runtime suspend (the resetpm
+    family; matrix.RACE_RESET_NS says why the timing catches a reset
+    task that takes no runtime-PM reference). The function must never
+    be touched while in D3hot (the device's pm-violations, read over
+    QMP so that a guest the race broke still gives its verdict), the
+    reset must reach the MAC, the driver must suspend and wake through
+    PME when the cable is back."""
+    _, pci = sh(vm, "basename $(readlink /sys/class/net/eth0/device)")
+    ctl = f"/sys/bus/pci/devices/{pci.strip()}/power"
+    hold, delay = matrix.KNOBS["tx-hold"], matrix.KNOBS["reset-delay"]
+    drop = matrix.KNOBS["link-drop"]
+
+    def status():
+        return sh(vm, f"cat {ctl}/runtime_status", check=False)[1].strip()
+
+    def wakes():
+        return sh(vm, "dmesg", check=False)[1].count(WAKE_CAUSE)
+
+    wakes0 = wakes()
+    viol0 = qom_get(vm, "pm-violations")
+    sh(vm, f"echo auto > {ctl}/control")
+    qom_set(vm, delay, matrix.RACE_RESET_NS)
+    qom_set(vm, hold, 1)
+    tlog(f"power/control auto, qom-set {delay} {matrix.RACE_RESET_NS}, "
+         f"{hold} 1")
+    suspended = False
+
+    def reset_after_drop():
+        # The device's event list: the reset task's CTRL.RST after the
+        # cable went. Read at once: a racing driver's accesses in D3hot
+        # fill the list (64 entries) a few hundred ms later.
+        lines = str(qom_get(vm, "events")).splitlines()
+        drops = [k for k, ln in enumerate(lines) if "knob-link-drop-ms" in ln]
+        return bool(drops) and any("ctrl-rst" in ln
+                                   for ln in lines[drops[-1]:])
+
+    try:
+        fill_held_ring(vm, run_base)
+        qom_set(vm, drop, matrix.RACE_LINK_DROP_MS)
+        tlog(f"qom-set {drop} {matrix.RACE_LINK_DROP_MS}")
+        try:
+            harness.wait_until("the reset task's CTRL.RST (device events)",
+                               reset_after_drop, bound, interval=0.05)
+            tlog("ctrl-rst")
+        except harness.HarnessError as e:
+            checks.true("the reset task scheduled by the link loss reached "
+                        "the MAC (device event ctrl-rst)", False,
+                        str(e).splitlines()[0])
+        harness.wait_until("runtime suspend without link",
+                           lambda: status() == "suspended", bound,
+                           interval=0.25)
+        suspended = True
+        # The race is over (a CTRL.RST already begun keeps its window):
+        # the resume's own reset runs at the normal speed.
+        qom_set(vm, delay, 0)
+        tlog(f"runtime suspended; qom-set {delay} 0")
+        harness.wait_until("the cable back and the runtime resume "
+                           "through PME", lambda: status() == "active",
+                           bound, interval=0.5)
+        tlog("runtime active")
+        harness.wait_until("carrier on eth0 after the resume",
+                           lambda: carrier(vm), LINK_TIMEOUT, interval=0.2)
+    except harness.HarnessError as e:
+        checks.true("the reset, the runtime suspend and the PME wake",
+                    False, str(e).splitlines()[0])
+    finally:
+        viol = qom_get(vm, "pm-violations") - viol0
+        checks.eq("the function untouched in D3hot while the reset task "
+                  "and the runtime suspend ran (device pm-violations)",
+                  viol, 0)
+        if viol:
+            tlog(f"pm-violations +{viol}")
+        for name, value in ((hold, 0), (delay, 0)):
+            qom_set(vm, name, value)
+        tlog(f"qom-set {hold} 0, {delay} 0")
+        sh(vm, f"echo on > {ctl}/control", check=False)
+    if suspended:
+        checks.eq(f"the driver's wake cause (dmesg: {WAKE_CAUSE})",
+                  wakes() - wakes0, 1)
+
+
 def tx_hang(vm, cell, run_base, checks, cell_dir, tlog, bound):
     """The Tx engine held with frames in the ring: nothing completes, so
     the queue stops (BQL's byte limit, or the driver's own hang check),
@@ -514,24 +619,7 @@ def tx_hang(vm, cell, run_base, checks, cell_dir, tlog, bound):
     before = counts(dmesg())
     qom_set(vm, knob, 1)
     tlog(f"qom-set {knob} 1")
-    # Frames for the held engine: they stay in the ring, unsent, until
-    # it is full and the driver stops the queue. Enough to fill the
-    # 256-descriptor ring: a few pings are not (BQL's limit, grown by the
-    # boot's earlier cells, keeps the queue open for them: seen in the
-    # default matrix, where all three txhang cells then waited 120 s).
-    # The socket's send buffer must hold them all: unsent skbs are
-    # charged to it, and the default (212992 bytes) blocks the sender at
-    # about 234 frames, a few descriptors short of the driver stopping
-    # the queue (seen: TDT 21 descriptors behind TDH, no watchdog).
-    wmem = sh(vm, "cat /proc/sys/net/core/wmem_default")[1].strip()
-    sh(vm, f"echo {HANG_WMEM} > /proc/sys/net/core/wmem_default")
-    try:
-        vm.agent.kv(f"TX eth0 {harness.PEER_MAC} {run_base + HANG_RUN} "
-                    f"{HANG_FRAMES} 60 60")
-    except harness.AgentError:
-        pass            # the qdisc full before the last one: enough
-    finally:
-        sh(vm, f"echo {wmem} > /proc/sys/net/core/wmem_default")
+    fill_held_ring(vm, run_base)
     seen = None
     try:
         seen = harness.wait_until(

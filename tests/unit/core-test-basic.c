@@ -91,6 +91,9 @@ void test_nvm_mac_and_checksum_via_eerd(void)
     uint16_t sum = 0, w;
     unsigned i;
 
+    /* The power-on auto-load first, as Linux's probe waits for it. */
+    fake_step(f, 2 * 1000 * 1000);
+    CHECK(rd(f, 0x00010) & (1u << 9));              /* EECD.AUTO_RD */
     for (i = 0; i < 64; i++) {
         wr(f, 0x00014, i << 2 | 1);                 /* EERD.START */
         CHECK(rd(f, 0x00014) & 2);                  /* EERD.DONE */

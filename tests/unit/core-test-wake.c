@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Core unit tests: wake-up (WUC/WUFC/WUS, PME), the CTRL.RST window,
- * GIO master disable and the race-tooling knobs.
+ * Core unit tests: wake-up (WUC/WUFC/WUS, PME), the CTRL.RST window
+ * (and an NVM read inside it), GIO master disable and the race-tooling knobs.
  */
 #include <string.h>
 
@@ -10,6 +10,7 @@
 #define R_CTRL      0x00000
 #define R_STATUS    0x00008
 #define R_EECD      0x00010
+#define R_EERD      0x00014
 #define R_RDH       0x02810
 #define R_TDH       0x03810
 #define R_TDT       0x03818
@@ -27,6 +28,7 @@
 #define STATUS_LU   (1u << 1)
 #define STATUS_GIO  (1u << 19)
 #define EECD_AUTO_RD (1u << 9)
+#define EERD_DONE_BIT (1u << 1)
 
 static const uint8_t our_mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
 
@@ -151,6 +153,36 @@ void test_ctrl_rst_window_then_auto_rd(void)
     CHECK_EQ(rd(f, R_EECD) & EECD_AUTO_RD, 0);
     fake_step(f, MS);
     CHECK_EQ(rd(f, R_EECD) & EECD_AUTO_RD, EECD_AUTO_RD);
+    fake_free(f);
+}
+
+void test_eerd_in_ctrl_rst_window_waits_for_auto_rd(void)
+{
+    static const E1000EPPConfig slow = {
+        .mac = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 },
+        .reset_ns = 400 * MS,
+    };
+    Fake *f = fake_new_config(&slow);
+    uint32_t eerd;
+
+    fake_step(f, 600 * MS);
+    wr(f, R_CTRL, rd(f, R_CTRL) | CTRL_RST);
+    /* NVM word 0 (the MAC's first two bytes) asked inside the window. */
+    wr(f, R_EERD, 0 << 2 | 1);
+    /* The auto-load owns the EEPROM's one port until AUTO_RD. */
+    CHECK_EQ(rd(f, R_EERD) & EERD_DONE_BIT, 0);
+    fake_step(f, 400 * MS);
+    CHECK_EQ(rd(f, R_EERD) & EERD_DONE_BIT, 0);
+    fake_step(f, MS);
+    CHECK_EQ(rd(f, R_EECD) & EECD_AUTO_RD, EECD_AUTO_RD);
+    eerd = rd(f, R_EERD);
+    CHECK_EQ(eerd & EERD_DONE_BIT, EERD_DONE_BIT);
+    CHECK_EQ(eerd >> 16, 0x5452);
+    /* With the auto-load done, a read completes at once. */
+    wr(f, R_EERD, 1 << 2 | 1);
+    eerd = rd(f, R_EERD);
+    CHECK_EQ(eerd & EERD_DONE_BIT, EERD_DONE_BIT);
+    CHECK_EQ(eerd >> 16, 0x1200);
     fake_free(f);
 }
 

@@ -268,6 +268,7 @@ static const struct {
     T(test_no_pme_without_pme_en),
     T(test_d0_apme_notes_wake_in_wus_only),
     T(test_ctrl_rst_window_then_auto_rd),
+    T(test_eerd_in_ctrl_rst_window_waits_for_auto_rd),
     T(test_ctrl_rst_flushes_frames_waiting_in_packet_buffer),
     T(test_bus_master_off_holds_engines_and_lists_refused_dma),
     T(test_gio_master_disable_holds_frames_without_dma_errors),

@@ -91,6 +91,7 @@ void test_wake_frames_in_d3hot(void);
 void test_no_pme_without_pme_en(void);
 void test_d0_apme_notes_wake_in_wus_only(void);
 void test_ctrl_rst_window_then_auto_rd(void);
+void test_eerd_in_ctrl_rst_window_waits_for_auto_rd(void);
 void test_ctrl_rst_flushes_frames_waiting_in_packet_buffer(void);
 void test_bus_master_off_holds_engines_and_lists_refused_dma(void);
 void test_gio_master_disable_holds_frames_without_dma_errors(void);

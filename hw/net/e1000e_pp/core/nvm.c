@@ -101,24 +101,38 @@ static bool nvm_addr(E1000EPPCore *c, uint32_t off, uint32_t val,
     return true;
 }
 
-/* EERD and EEWR are command registers: the hook writes the result. */
-void e1000e_pp_eerd_write(E1000EPPCore *c, uint32_t off, uint32_t val,
-                          uint32_t old)
+static void eerd_complete(E1000EPPCore *c, uint32_t val)
 {
     unsigned addr;
     uint32_t data = 0;
 
-    if (!(val & EERD_START)) {
-        REG(c, EERD) = val & ~EERD_DONE;
-        return;
-    }
     /* §10.2.2.5: out-of-range reads complete with data 0. */
-    if (nvm_addr(c, off, val, &addr)) {
+    if (nvm_addr(c, EERD, val, &addr)) {
         data = c->arch.nvm[addr];
     }
     REG(c, EERD) = (data << EERD_DATA_SHIFT) |
                    ((val >> EERD_ADDR_SHIFT) & EERD_ADDR_MASK) <<
                    EERD_ADDR_SHIFT | EERD_DONE;
+}
+
+/* EERD and EEWR are command registers: the hook writes the result. */
+void e1000e_pp_eerd_write(E1000EPPCore *c, uint32_t off, uint32_t val,
+                          uint32_t old)
+{
+    if (!(val & EERD_START)) {
+        REG(c, EERD) = val & ~EERD_DONE;
+        return;
+    }
+    /*
+     * The EEPROM has one port, and the auto-load after CTRL.RST holds it
+     * until EECD.AUTO_RD: a read asked meanwhile keeps START and waits,
+     * DONE clear (docs/fidelity.md, "NVM").
+     */
+    if (!(REG(c, EECD) & EECD_AUTO_RD)) {
+        REG(c, EERD) = val & ~EERD_DONE;
+        return;
+    }
+    eerd_complete(c, val);
 }
 
 void e1000e_pp_eewr_write(E1000EPPCore *c, uint32_t off, uint32_t val,
@@ -148,7 +162,13 @@ void e1000e_pp_nvm_reload(E1000EPPCore *c)
 
 void e1000e_pp_nvm_reload_done(E1000EPPCore *c)
 {
+    uint32_t eerd = REG(c, EERD);
+
     REG(c, EECD) |= EECD_AUTO_RD;
     /* EEMNGCTL.CFG_DONE0: Linux waits for it before touching the PHY. */
     REG(c, EEMNGCTL) |= EEMNGCTL_CFG_DONE0;
+    /* A read that waited for the port runs now. */
+    if ((eerd & EERD_START) && !(eerd & EERD_DONE)) {
+        eerd_complete(c, eerd);
+    }
 }
