@@ -237,3 +237,35 @@ def test_dmesg_scan_tells_a_wake_cause_from_a_hang():
                    "Status Change")
     assert bad("e1000e 0000:00:01.0 eth0: Detected Tx Unit hang")
     assert bad("e1000e 0000:00:01.0 eth0: Detected Hardware Unit Hang:")
+
+
+def test_the_race_matrix_boots_apart_with_full_preemption():
+    cells = matrix.MATRICES["race"]()
+    assert [c.name for c in cells] == [
+        "mtu1500-strip-msix-noiommu-resetpm",
+        "mtu1500-strip-msix-iommu-resetpm"]
+    # Not in the default matrix: Linux's own e1000e fails it.
+    assert not {c.name for c in cells} & \
+        {c.name for c in matrix.default_matrix()}
+    plan = matrix.plan(cells)
+    assert [k for k, _ in plan] == ["noiommu+preempt", "iommu+preempt"]
+    assert matrix_guest.boot_args("noiommu+preempt") == ([], "preempt=full")
+    assert matrix_guest.boot_args("iommu+preempt") == (
+        ["-device", "intel-iommu,intremap=off"],
+        "intel_iommu=on iommu.strict=1 preempt=full")
+    # The other boots keep their command lines.
+    assert matrix_guest.boot_args("bounce") == ([], "swiotlb=force")
+    assert matrix_guest.boot_args("noiommu") == ([], "")
+
+
+def test_the_race_cell_outlasts_the_suspends_wait():
+    # Linux e1000e: the runtime suspend is scheduled LINK_TIMEOUT (100 ms)
+    # after the link loss and waits E1000_CHECK_RESET_COUNT (25) x 10 ms
+    # for the reset; the widened CTRL.RST window must outlast both.
+    assert matrix.RACE_RESET_NS > (100 + 25 * 10) * 1000 * 1000
+    # ...and stay inside the knob's accepted range (at most 1 s).
+    assert matrix.RACE_RESET_NS <= 1000 * 1000 * 1000
+    # The cable stays out past a correct driver's own suspend, 5 s after
+    # its reset (e1000e_pm_runtime_idle).
+    assert matrix.RACE_LINK_DROP_MS > 5000
+    assert matrix.KNOBS["reset-delay"] == "x-reset-delay-ns"
