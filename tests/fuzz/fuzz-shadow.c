@@ -424,13 +424,18 @@ static uint32_t head_distance(Harness *h, uint32_t bal, uint64_t addr)
  * Each engine writes back the descriptors at its head, or held ones a
  * little behind it (§7.1.4, §7.2.3: the head is where the hardware is
  * working): a unit both rings hold is written back by the one whose
- * head it lies by.  A Tx fetch of that unit looked like an Rx read as
- * well, so "Rx has read it" alone does not make the write Rx's.
+ * head it lies by, the nearer one where it lies by both (an Rx
+ * write-back comes in ring order, so none lands a few units ahead of
+ * RDH while Tx completes the unit at TDH).  A Tx fetch of that unit
+ * looked like an Rx read as well, so "Rx has read it" alone does not
+ * make the write Rx's.
  */
 static bool tx_writes_here(Harness *h, uint64_t addr)
 {
-    return head_distance(h, O_TDBAL, addr) <= HEAD_WINDOW &&
-           head_distance(h, O_RDBAL, addr) > HEAD_WINDOW;
+    uint32_t tx = head_distance(h, O_TDBAL, addr);
+    uint32_t rx = head_distance(h, O_RDBAL, addr);
+
+    return tx <= HEAD_WINDOW && (rx > HEAD_WINDOW || tx < rx);
 }
 
 static void note_write(Harness *h, uint64_t addr, size_t len)
