@@ -13,27 +13,21 @@ and says why the rest is not run.
 """
 
 import json
-import os
 import subprocess
 import xml.etree.ElementTree as ET
 
-import pytest
 
 SEED = 2718
 MINUTES = 2
 
 
-# Not in the default run yet: under the suite's parallel load a sink saw
-# data after FIN once (a retransmission of earlier bytes, which the sink
-# now acknowledges as TCP does), and a guest->peer TCPTX started while a
-# runtime-pm event had the link out: the sink got the SYN and answered,
-# the guest reset it and its SYN retransmissions never reached the wire
-# until the agent's 300 s deadline ("No route to host"). The stream
-# start and the link-out events are not serialised yet (harness, not
-# the device), so it runs only when asked (E1000EPP_SOAK_TEST=1).
-@pytest.mark.skipif(os.environ.get("E1000EPP_SOAK_TEST") != "1",
-                    reason="flaky under the suite's load: "
-                    "E1000EPP_SOAK_TEST=1 runs it")
+# It was kept out of the default run while two harness faults failed it
+# under the suite's parallel load: a sink counted a retransmission of
+# earlier bytes that came after the FIN (now acknowledged, as TCP does),
+# and a guest->peer stream began while a runtime-pm event had the link
+# out (the sink answered the SYN, the guest reset it, nothing came up
+# before the agent's 300 s deadline). A lock now keeps a stream's
+# connect and the link-out events apart (soak_traffic.py).
 def test_short_soak(device, guest_image, peer_bin, report_dir, paths):
     out = report_dir / f"test_soak-{device}"
     p = subprocess.run(
