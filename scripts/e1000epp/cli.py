@@ -124,6 +124,11 @@ def _fuzz_args(p):
     p.add_argument("--minimize", metavar="FILE",
                    help="only minimise this crashing input into "
                    "tests/fuzz/regressions")
+    p.add_argument("--stream", action="store_true",
+                   help="fuzz hostile migration streams: the core fuzzer "
+                   "with the state changed by the input on its way to the "
+                   "loaded copy, which must refuse it or run it safely "
+                   "(crashes into tests/fuzz/stream-regressions)")
     p.add_argument("--whole-device", action="store_true",
                    help="fuzz the device inside QEMU with QEMU's "
                    "generic-fuzz target (MMIO, PIO, config space, DMA; "
@@ -143,6 +148,10 @@ def _fuzz_before_setup(args):
         raise StepError("--device without --whole-device",
                         "the core fuzzer has no device to choose",
                         "add --whole-device")
+    if args.stream and args.whole_device:
+        raise StepError("--stream with --whole-device",
+                        "the hostile-stream target is the core fuzzer's",
+                        "give one of them")
     args.fuzzing = args.whole_device
     return True
 
@@ -197,7 +206,8 @@ def _do_fuzz(args):
         return fuzz_device.run(args.minutes, args.device, args.minimize,
                                args.keep_corpus)
     from . import fuzz
-    return fuzz.run(args.minutes, args.minimize, args.keep_corpus)
+    return fuzz.run(args.minutes, args.minimize, args.keep_corpus,
+                    stream=args.stream)
 
 
 def _do_report(args):

@@ -4,6 +4,8 @@
     ./e1000e-pp fuzz --minutes 30        fuzz, keep what is new, minimise
     ./e1000e-pp fuzz --keep-corpus       ... and merge it into the seeds
     ./e1000e-pp fuzz --minimize FILE     one crashing input -> regression
+    ./e1000e-pp fuzz --stream ...        the same for hostile migration
+                                         streams (the fuzz-stream target)
 
 The run starts from the committed seeds and regressions plus the working
 corpus of earlier runs (build/fuzz/corpus), where new inputs stay for
@@ -11,6 +13,11 @@ the next run.  With --keep-corpus the inputs that reach new coverage are
 merged into tests/fuzz/corpus (commit them; hundreds after a long run,
 so only now and then).  Every crash is minimised into
 tests/fuzz/regressions/, which the unit suite replays.
+
+--stream runs fuzz-stream, the core fuzzer built with the migration
+point turned into a hostile stream (tests/fuzz/fuzz-core.c): the same
+seeds, its own working corpus (build/fuzz/stream-corpus) and
+regressions (tests/fuzz/stream-regressions).
 """
 
 import hashlib
@@ -24,12 +31,26 @@ import time
 from . import paths
 from .progress import StepError
 
-FUZZER = os.path.join(paths.NATIVE_DIR, "tests", "fuzz", "fuzz-core")
 SEEDS = os.path.join(paths.REPO, "tests", "fuzz", "corpus")
-REGRESSIONS = os.path.join(paths.REPO, "tests", "fuzz", "regressions")
 WORK = os.path.join(paths.BUILD, "fuzz")
-WORK_CORPUS = os.path.join(WORK, "corpus")
-CRASHES = os.path.join(WORK, "crashes")
+
+
+class Target:
+    """A libFuzzer binary with its working corpus, crashes, regressions
+    and log."""
+
+    def __init__(self, binary, regressions, work, log):
+        self.fuzzer = os.path.join(paths.NATIVE_DIR, "tests", "fuzz", binary)
+        self.regressions = os.path.join(paths.REPO, "tests", "fuzz",
+                                        regressions)
+        self.corpus = os.path.join(WORK, work)
+        self.crashes = os.path.join(WORK, work.replace("corpus", "crashes"))
+        self.log = os.path.join(paths.LOG_DIR, log)
+
+
+CORE = Target("fuzz-core", "regressions", "corpus", "fuzz.log")
+STREAM = Target("fuzz-stream", "stream-regressions", "stream-corpus",
+                "fuzz-stream.log")
 
 ARTIFACTS = ("crash-", "leak-", "timeout-", "oom-")
 
@@ -38,12 +59,12 @@ def _rel(p):
     return os.path.relpath(p, paths.REPO)
 
 
-def _fuzzer():
-    if not os.access(FUZZER, os.X_OK):
+def _fuzzer(t=CORE):
+    if not os.access(t.fuzzer, os.X_OK):
         raise StepError("the fuzzer is not built",
-                        "%s is missing" % _rel(FUZZER),
+                        "%s is missing" % _rel(t.fuzzer),
                         "run ./e1000e-pp setup (it installs clang)")
-    return FUZZER
+    return t.fuzzer
 
 
 def _inputs(d):
@@ -90,12 +111,14 @@ def run_fuzzer(cmd, log, env=None):
     return rc
 
 
-def minimize(fuzzer, crash, name=None, seconds=60):
-    """Minimise one crashing input into tests/fuzz/regressions; its path."""
+def minimize(fuzzer, crash, name=None, seconds=60, regressions=None):
+    """Minimise one crashing input into tests/fuzz/regressions (or the
+    directory given); its path."""
+    regressions = regressions or CORE.regressions
     with open(crash, "rb") as f:
         digest = hashlib.sha1(f.read()).hexdigest()[:12]
-    out = os.path.join(REGRESSIONS, name or "crash-%s" % digest)
-    os.makedirs(REGRESSIONS, exist_ok=True)
+    out = os.path.join(regressions, name or "crash-%s" % digest)
+    os.makedirs(regressions, exist_ok=True)
     proc = subprocess.run([fuzzer, "-minimize_crash=1",
                            "-max_total_time=%d" % seconds,
                            "-exact_artifact_path=%s" % out, crash],
@@ -111,38 +134,41 @@ def minimize(fuzzer, crash, name=None, seconds=60):
     return out
 
 
-def run(minutes, minimize_file=None, keep_corpus=False):
-    fuzzer = _fuzzer()
+def run(minutes, minimize_file=None, keep_corpus=False, stream=False):
+    t = STREAM if stream else CORE
+    fuzzer = _fuzzer(t)
     if minimize_file:
         if not os.path.isfile(minimize_file):
             raise StepError("no such input: %s" % minimize_file,
                             "--minimize takes a crashing input file",
                             "pass the path libFuzzer printed")
-        print("regression input: %s" % _rel(minimize(fuzzer, minimize_file)))
+        print("regression input: %s" % _rel(minimize(
+            fuzzer, minimize_file, regressions=t.regressions)))
         return 0
-    os.makedirs(WORK_CORPUS, exist_ok=True)
-    os.makedirs(CRASHES, exist_ok=True)
-    for f in _inputs(SEEDS) + _inputs(REGRESSIONS):
-        dst = os.path.join(WORK_CORPUS, os.path.basename(f))
+    os.makedirs(t.corpus, exist_ok=True)
+    os.makedirs(t.crashes, exist_ok=True)
+    for f in _inputs(SEEDS) + _inputs(t.regressions):
+        dst = os.path.join(t.corpus, os.path.basename(f))
         if not os.path.exists(dst):
             shutil.copy(f, dst)
-    before = set(os.listdir(CRASHES))
-    log = os.path.join(paths.LOG_DIR, "fuzz.log")
+    before = set(os.listdir(t.crashes))
+    log = t.log
     os.makedirs(paths.LOG_DIR, exist_ok=True)
     cmd = [fuzzer, "-max_total_time=%d" % int(minutes * 60), "-timeout=10",
            "-rss_limit_mb=2048", "-print_final_stats=1",
-           "-artifact_prefix=%s/" % CRASHES, WORK_CORPUS]
-    print("[fuzz] %s minutes, corpus %s, log %s" % (
-        minutes, _rel(WORK_CORPUS), _rel(log)), flush=True)
+           "-artifact_prefix=%s/" % t.crashes, t.corpus]
+    print("[fuzz] %s%s minutes, corpus %s, log %s" % (
+        "hostile streams, " if stream else "", minutes, _rel(t.corpus),
+        _rel(log)), flush=True)
     rc = run_fuzzer(cmd, log)
 
-    kept = len(_inputs(WORK_CORPUS))
+    kept = len(_inputs(t.corpus))
     print("[fuzz] working corpus %s: %d inputs, kept for the next run"
-          % (_rel(WORK_CORPUS), kept))
+          % (_rel(t.corpus), kept))
     if keep_corpus:
         # merge adds only the inputs that reach new coverage
         had = set(os.listdir(SEEDS))
-        subprocess.run([fuzzer, "-merge=1", SEEDS, WORK_CORPUS],
+        subprocess.run([fuzzer, "-merge=1", SEEDS, t.corpus],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                        stdin=subprocess.DEVNULL)
         added = sorted(set(os.listdir(SEEDS)) - had)
@@ -150,10 +176,11 @@ def run(minutes, minimize_file=None, keep_corpus=False):
             len(added), "y" if len(added) == 1 else "ies", _rel(SEEDS),
             ": commit them" if added else ""))
 
-    crashes = sorted(n for n in set(os.listdir(CRASHES)) - before
+    crashes = sorted(n for n in set(os.listdir(t.crashes)) - before
                      if n.startswith(ARTIFACTS))
     for n in crashes:
-        reg = minimize(fuzzer, os.path.join(CRASHES, n))
+        reg = minimize(fuzzer, os.path.join(t.crashes, n),
+                       regressions=t.regressions)
         print("[fuzz] %s minimised into %s (replayed by ./e1000e-pp test; "
               "rename it after the bug)" % (n, _rel(reg)))
     if rc and not crashes:

@@ -47,6 +47,26 @@ def test_device_without_whole_device_is_refused():
     assert "Traceback" not in r.stderr
 
 
+def test_stream_with_whole_device_is_refused():
+    r = subprocess.run(["/usr/bin/python3", str(REPO / "e1000e-pp"),
+                        "fuzz", "--stream", "--whole-device", "--no-setup"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    assert r.returncode == 1
+    assert "--stream with --whole-device" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_stream_target_keeps_its_own_corpus_and_regressions():
+    from e1000epp import fuzz
+    assert fuzz.STREAM.fuzzer.endswith("tests/fuzz/fuzz-stream")
+    assert fuzz.STREAM.regressions == str(REPO / "tests" / "fuzz" /
+                                          "stream-regressions")
+    assert fuzz.STREAM.corpus != fuzz.CORE.corpus
+    assert fuzz.STREAM.crashes != fuzz.CORE.crashes
+    assert fuzz.STREAM.log != fuzz.CORE.log
+
+
 def test_fuzz_build_configure_line():
     cmd = qemu_build.configure_cmd("/src", paths.QEMU_FUZZ_BUILD)
     assert {"--cc=clang", "--cxx=clang++", "--enable-fuzzing",

@@ -32,6 +32,20 @@
  * in fuzz-shadow.c and fuzz-stats.c; the migration invariant (a loaded
  * copy runs the rest of the input beside the original) is below, at
  * migrate().
+ *
+ * Built with FUZZ_HOSTILE_STREAM (the fuzz-stream target), the state is
+ * changed on its way to the copy, as a hostile migration stream would
+ * change the device's section: at the migration point the input gives
+ * 1-4 changes, each
+ *
+ *   where:u8 off:u32 how:u8 val:u32
+ *
+ * where (even: the architectural state, odd: the sizes presave set),
+ * a byte offset into it, and how the bytes there change (0: one byte
+ * replaced, 1: a bit flipped, 2: a 32-bit field set to val). The load
+ * must refuse the state or take it; a state it takes then runs the
+ * rest of the input without a sanitizer report or a hang, and must
+ * still pass the validator at the end.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -453,7 +467,38 @@ static void step(Harness *h, Input *in)
  * memory must be equal.  The original keeps running after its presave,
  * as a source does when a migration fails or a snapshot is taken.
  */
-static Harness *migrate(Harness *h)
+#ifdef FUZZ_HOSTILE_STREAM
+/* The input's changes to the state a stream carries (see the top). */
+static void corrupt_state(E1000EPPCore *c, Input *in, bool trace)
+{
+    unsigned n = get8(in) % 4 + 1, k;
+
+    for (k = 0; k < n; k++) {
+        bool sizes = get8(in) & 1;
+        uint8_t *base = sizes ? (uint8_t *)&c->saved : (uint8_t *)&c->arch;
+        size_t size = sizes ? sizeof(c->saved) : sizeof(c->arch);
+        size_t off = get32(in) % size;
+        unsigned how = get8(in) % 3;
+        uint32_t val = get32(in);
+
+        if (how == 0) {
+            base[off] = (uint8_t)val;
+        } else if (how == 1) {
+            base[off] ^= (uint8_t)(1u << (val & 7));
+        } else {
+            off &= ~(size_t)3;
+            memcpy(base + off, &val,
+                   size - off < 4 ? size - off : sizeof(val));
+        }
+        if (trace) {
+            fprintf(stderr, "stream: %s +0x%zx how %u val 0x%x\n",
+                    sizes ? "sizes" : "arch", off, how, val);
+        }
+    }
+}
+#endif
+
+static Harness *migrate(Harness *h, Input *in)
 {
     static E1000EPPCore *core;
     static uint8_t *mem;
@@ -478,6 +523,18 @@ static Harness *migrate(Harness *h)
     core->arch = h->core->arch;
     core->saved = h->core->saved;
     core->work = h->core->work;
+#ifdef FUZZ_HOSTILE_STREAM
+    corrupt_state(core, in, h->trace);
+    if (e1000e_pp_state_postload(core, err, sizeof(err))) {
+        if (h->trace) {
+            fprintf(stderr, "refused: %s\n", err);
+        }
+        return NULL;
+    }
+    return &t;
+#else
+    (void)in;
+#endif
     if (e1000e_pp_state_postload(core, err, sizeof(err))) {
         fprintf(stderr, "refused: %s\n", err);
         shadow_violation("a reachable state was refused on load", 0, 0);
@@ -499,6 +556,7 @@ static Harness *migrate(Harness *h)
     return &t;
 }
 
+#ifndef FUZZ_HOSTILE_STREAM
 /* After the rest of the input: the same state, the same guest memory. */
 static void compare_end(Harness *h, Harness *t)
 {
@@ -514,6 +572,7 @@ static void compare_end(Harness *h, Harness *t)
                          0);
     }
 }
+#endif
 
 /* Where the input migrates: a byte offset from its hash (FNV-1a) */
 static size_t split_point(const uint8_t *data, size_t size)
@@ -527,6 +586,43 @@ static size_t split_point(const uint8_t *data, size_t size)
     return size ? x % size : 0;
 }
 
+#ifdef FUZZ_HOSTILE_STREAM
+/*
+ * The driver's part of the input runs on the original under the shadow;
+ * at the migration point the changed state is loaded into the copy, and
+ * a copy the load took runs the rest alone (its state is the stream's,
+ * not one the shadow followed, so only the sanitizers, the bounds of
+ * every loop and the validator judge it).
+ */
+static void run(Harness *h, Input *in)
+{
+    size_t start = in->left, at = split_point(in->p, in->left);
+    Harness *t = NULL;
+    unsigned ops;
+    char err[160];
+
+    for (ops = 0; ops < MAX_OPS && in->left; ops++) {
+        if (!t && start - in->left >= at) {
+            t = migrate(h, in);
+            if (!t) {
+                return;         /* refused, as a destination must */
+            }
+        }
+        step(t ? t : h, in);
+    }
+    if (!t) {
+        t = migrate(h, in);
+    }
+    if (t) {
+        e1000e_pp_state_presave(t->core);
+        if (e1000e_pp_state_validate(t->core, err, sizeof(err))) {
+            fprintf(stderr, "refused: %s\n", err);
+            shadow_violation("a state run from a loaded stream fails the "
+                             "validator", 0, 0);
+        }
+    }
+}
+#else
 static void run(Harness *h, Input *in)
 {
     size_t start = in->left, at = split_point(in->p, in->left);
@@ -537,7 +633,7 @@ static void run(Harness *h, Input *in)
         Input copy;
 
         if (!t && start - in->left >= at) {
-            t = migrate(h);
+            t = migrate(h, in);
         }
         copy = *in;
         step(h, in);
@@ -550,10 +646,11 @@ static void run(Harness *h, Input *in)
         }
     }
     if (!t) {
-        t = migrate(h);     /* the end state migrates all the same */
+        t = migrate(h, in); /* the end state migrates all the same */
     }
     compare_end(h, t);
 }
+#endif
 
 /* libFuzzer's entry point: one input, one fresh device. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
