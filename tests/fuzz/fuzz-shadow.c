@@ -424,18 +424,56 @@ static uint32_t head_distance(Harness *h, uint32_t bal, uint64_t addr)
  * Each engine writes back the descriptors at its head, or held ones a
  * little behind it (§7.1.4, §7.2.3: the head is where the hardware is
  * working): a unit both rings hold is written back by the one whose
- * head it lies by, the nearer one where it lies by both (an Rx
- * write-back comes in ring order, so none lands a few units ahead of
- * RDH while Tx completes the unit at TDH).  A Tx fetch of that unit
- * looked like an Rx read as well, so "Rx has read it" alone does not
- * make the write Rx's.
+ * head it lies by.  A Tx fetch of that unit looked like an Rx read as
+ * well, so "Rx has read it" alone does not make the write Rx's.
  */
 static bool tx_writes_here(Harness *h, uint64_t addr)
 {
-    uint32_t tx = head_distance(h, O_TDBAL, addr);
-    uint32_t rx = head_distance(h, O_RDBAL, addr);
+    return head_distance(h, O_TDBAL, addr) <= HEAD_WINDOW &&
+           head_distance(h, O_RDBAL, addr) > HEAD_WINDOW;
+}
 
-    return tx <= HEAD_WINDOW && (rx > HEAD_WINDOW || tx < rx);
+/*
+ * The Rx engine writes descriptors back in ring order (§7.1.4): a unit
+ * ahead of RDH cannot be its write-back while a unit between RDH and it,
+ * read and still the device's, waits for its own.  (The Tx engine's
+ * write-back of a descriptor may come a whole packet after its fetch,
+ * so distance from TDH alone cannot tell the two apart.)  Packet-split
+ * rings, with their 32-byte descriptors, are not judged here.
+ */
+static bool rx_out_of_order(Harness *h, uint64_t addr)
+{
+    uint32_t r[5], i, j, ahead;
+    Ring g;
+
+    if (((shadow_reg(h, O_RCTL) >> 10) & 3) == 1) {
+        return false;
+    }
+    for (i = 0; i < 5; i++) {
+        r[i] = shadow_reg(h, O_RDBAL + (i < 3 ? 4 * i : 0x10 + 8 * (i - 3)));
+    }
+    g = ring_of(r);
+    if (!g.n || addr < g.base || (addr - g.base) / 16 >= g.n) {
+        return false;
+    }
+    i = (addr - g.base) / 16;
+    ahead = (i + g.n - g.head) % g.n;
+    if (ahead > HEAD_WINDOW) {
+        return false;
+    }
+    for (j = g.head; j != i; j = (j + 1) % g.n) {
+        uint64_t a = g.base + j * 16ull;
+        Unit *u;
+
+        if (a >= GUEST_MEM) {
+            return false;
+        }
+        u = &h->units[a / 16];
+        if (u->rx_fetched && u->rx_posted) {
+            return true;
+        }
+    }
+    return false;
 }
 
 static void note_write(Harness *h, uint64_t addr, size_t len)
@@ -454,8 +492,9 @@ static void note_write(Harness *h, uint64_t addr, size_t len)
      * where the guest lays both rings over the same memory: it is Tx's
      * when Tx holds that unit and Rx does not, or both do and either
      * every Rx read of it was a 16-byte read at TDH (the Tx fetch, so
-     * the Rx engine has not read it: both heads may be at the unit) or
-     * the unit lies by TDH, not by RDH.  Taking an Rx write-back for
+     * the Rx engine has not read it: both heads may be at the unit), or
+     * the unit lies by TDH, not by RDH, or Rx still owes a write-back
+     * before it in ring order.  Taking an Rx write-back for
      * Tx's keeps an Rx ownership the next write-back ends all the same.
      */
     if (len == 16 && addr % 16 == 0 && addr < GUEST_MEM) {
@@ -463,7 +502,7 @@ static void note_write(Harness *h, uint64_t addr, size_t len)
 
         if (u->tx_fetched && u->tx_posted &&
             (!(u->rx_fetched && u->rx_posted) || !u->rx_sure ||
-             tx_writes_here(h, addr))) {
+             tx_writes_here(h, addr) || rx_out_of_order(h, addr))) {
             tx_write_back(h, addr, len);
             return;
         }
