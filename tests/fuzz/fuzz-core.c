@@ -450,23 +450,6 @@ static void step(Harness *h, Input *in)
     }
 }
 
-/*
- * The migration invariant.  At a point the input picks (the first
- * operation at or after a byte offset its hash chooses), the state is
- * saved (presave: the canonical form a stream carries) and loaded into a
- * fresh core, as a destination does: initialised from its own
- * configuration, then the architectural state, the sizes presave set
- * and the engine work left past a step's budget, then postload (the
- * validator, the timers re-armed).  The validator must take every state
- * an input reaches, and the loaded state saved again must be the same.
- * Then the loaded copy runs the rest of the input beside the original,
- * on its own copy of guest memory and timers, and after every operation
- * both must have done the same: the same DMA (addresses, lengths, the
- * bytes written), interrupts, frames sent, timers armed, values the
- * guest read and frames taken.  At the end their states and guest
- * memory must be equal.  The original keeps running after its presave,
- * as a source does when a migration fails or a snapshot is taken.
- */
 #ifdef FUZZ_HOSTILE_STREAM
 /* The input's changes to the state a stream carries (see the top). */
 static void corrupt_state(E1000EPPCore *c, Input *in, bool trace)
@@ -498,6 +481,23 @@ static void corrupt_state(E1000EPPCore *c, Input *in, bool trace)
 }
 #endif
 
+/*
+ * The migration invariant.  At a point the input picks (the first
+ * operation at or after a byte offset its hash chooses), the state is
+ * saved (presave: the canonical form a stream carries) and loaded into a
+ * fresh core, as a destination does: initialised from its own
+ * configuration, then the architectural state, the sizes presave set
+ * and the engine work left past a step's budget, then postload (the
+ * validator, the timers re-armed).  The validator must take every state
+ * an input reaches, and the loaded state saved again must be the same.
+ * Then the loaded copy runs the rest of the input beside the original,
+ * on its own copy of guest memory and timers, and after every operation
+ * both must have done the same: the same DMA (addresses, lengths, the
+ * bytes written), interrupts, frames sent, timers armed, values the
+ * guest read and frames taken.  At the end their states and guest
+ * memory must be equal.  The original keeps running after its presave,
+ * as a source does when a migration fails or a snapshot is taken.
+ */
 static Harness *migrate(Harness *h, Input *in)
 {
     static E1000EPPCore *core;
