@@ -152,15 +152,14 @@ def run(minutes, minimize_file=None, keep_corpus=False, stream=False):
         if not os.path.exists(dst):
             shutil.copy(f, dst)
     before = set(os.listdir(t.crashes))
-    log = t.log
     os.makedirs(paths.LOG_DIR, exist_ok=True)
     cmd = [fuzzer, "-max_total_time=%d" % int(minutes * 60), "-timeout=10",
            "-rss_limit_mb=2048", "-print_final_stats=1",
            "-artifact_prefix=%s/" % t.crashes, t.corpus]
     print("[fuzz] %s%s minutes, corpus %s, log %s" % (
         "hostile streams, " if stream else "", minutes, _rel(t.corpus),
-        _rel(log)), flush=True)
-    rc = run_fuzzer(cmd, log)
+        _rel(t.log)), flush=True)
+    rc = run_fuzzer(cmd, t.log)
 
     kept = len(_inputs(t.corpus))
     print("[fuzz] working corpus %s: %d inputs, kept for the next run"
@@ -185,5 +184,5 @@ def run(minutes, minimize_file=None, keep_corpus=False, stream=False):
               "rename it after the bug)" % (n, _rel(reg)))
     if rc and not crashes:
         print("[fuzz] the fuzzer exited with status %d; see %s"
-              % (rc, _rel(log)))
+              % (rc, _rel(t.log)))
     return 1 if rc or crashes else 0

@@ -7,7 +7,8 @@ and must fail there for its reason; the correct series
 driver (`--debian-kernel 6.12`) runs them too, for the record (where
 stock has no such code, its pass says nothing about the bug).
 
-A fixture no cell can catch yet is listed with the reason, not run.
+Every fixture has its cells; those no default-matrix cell targets run
+with the named matrix that has them (reset-pm: `--matrix race`).
 """
 
 import json
@@ -17,7 +18,7 @@ import subprocess
 import sys
 import time
 
-from . import pagepool, paths
+from . import matrix, pagepool, paths
 from .progress import StepError
 
 # fixture -> (cells, the failing cell's reason must match, what it is).
@@ -58,10 +59,6 @@ TARGETS = {
         "suspend gives up waiting for it and puts the function in D3hot "
         "while the reset task still reprograms the MAC (the race matrix)"),
 }
-# Fixtures whose cells are not in the default matrix: the matrix that
-# has them.
-MATRIX_OF = {"reset-pm": "race"}
-NOT_YET = {}
 RUN_TIMEOUT = 3600
 
 
@@ -83,12 +80,12 @@ def selected(args):
         return list(TARGETS)
     names = [n.strip() for n in args.only.split(",") if n.strip()]
     for n in names:
-        if n not in TARGETS and n not in NOT_YET:
+        if n not in TARGETS:
             raise StepError(f"--only {n!r}: no such fixture",
                             "the fixtures are those of "
                             "examples/pagepool-e1000e/bugs",
                             "give some of: " + ", ".join(
-                                list(TARGETS) + list(NOT_YET)))
+                                list(TARGETS)))
     return names
 
 
@@ -98,19 +95,23 @@ def before_setup(args):
     return True
 
 
-def _matrix_args(cells):
-    """--matrix for cells that only a named matrix has."""
-    for bug, name in MATRIX_OF.items():
-        if cells == TARGETS[bug][0]:
-            return ["--matrix", name]
-    return []
+def matrix_args(cells):
+    """--matrix for cells the default matrix does not have: the first
+    named matrix that has them all."""
+    want = set(cells.split(","))
+    for name, make in matrix.MATRICES.items():
+        if want <= {c.name for c in make()}:
+            return [] if name == "default" else ["--matrix", name]
+    raise StepError(f"cells {cells}: in no matrix",
+                    "a fixture's target cells must be matrix cells",
+                    "fix TARGETS in pagepool_bugs.py")
 
 
 def _run(report, cells, driver_args, timeout_s, log):
     argv = [sys.executable, os.path.join(paths.REPO, "e1000e-pp"), "run",
             "--no-setup", "--only", cells, "--report", report,
             "--traffic-timeout", str(timeout_s), "--vms", "1"] + \
-        _matrix_args(cells) + driver_args
+        matrix_args(cells) + driver_args
     log("  $ " + " ".join(argv[2:]))
     t0 = time.monotonic()
     p = subprocess.run(argv, stdout=subprocess.PIPE,
@@ -194,23 +195,16 @@ def run(args):
     rows = []
     memo = {}
     for n, bug in enumerate(names, 1):
-        if bug in NOT_YET:
-            log(f"[{n}/{len(names)}] {bug}: not run: {NOT_YET[bug]}")
-            rows.append({"bug": bug, "caught": None,
-                         "not_run": NOT_YET[bug]})
-            continue
         log(f"[{n}/{len(names)}] {bug}")
         rows.append(check(bug, report, not args.no_stock,
                           args.traffic_timeout, log, memo))
     with open(os.path.join(report, "bugs.json"), "w") as f:
         json.dump(rows, f, indent=1)
-    ran = [r for r in rows if r["caught"] is not None]
-    bad = [r["bug"] for r in ran if not r["caught"] or
+    bad = [r["bug"] for r in rows if not r["caught"] or
            not r["series_passes"]]
-    log(f"[bugs] {sum(r['caught'] for r in ran)} of {len(ran)} fixtures "
+    log(f"[bugs] {sum(r['caught'] for r in rows)} of {len(rows)} fixtures "
         f"caught, the series passing their cells in "
-        f"{sum(r['series_passes'] for r in ran)}; "
-        f"{len(rows) - len(ran)} not run (no cell yet)")
+        f"{sum(r['series_passes'] for r in rows)}")
     if bad:
         log("[bugs] FAILED: " + ", ".join(bad))
         return 1
