@@ -274,10 +274,13 @@ class Soak:
         t0 = time.monotonic()
         try:
             # No stream starts its connection while the event runs (an
-            # established one rides it out: TCP resends).
+            # established one rides it out: TCP resends), nor before the
+            # guest has the peer's address again (soak_guest.
+            # NEIGH_RESOLVED).
             with self.starting:
                 ok, detail = soak_events.run_event(svm, self.dmesg, kind,
                                                    params)
+                ev["arp"] = svm.wait_neighbour(harness.PEER_IP)
         except harness.HarnessError as e:
             ev.update(ok=False, detail=str(e).splitlines()[0],
                       seconds=round(time.monotonic() - t0, 2))
@@ -385,6 +388,11 @@ class Soak:
             if not m["ok"]:
                 fails.append(f"memory drift: {key}: {m['why']}")
         by = Counter(e["kind"] for e in self.events)
+        # The events after which the guest was still resolving the peer's
+        # address, so the streams waited (soak_guest.NEIGH_RESOLVED).
+        arp = Counter(e["kind"] for e in self.events if e.get("arp") and
+                      e["arp"][0].split()[0] not in
+                      soak_guest.NEIGH_RESOLVED)
         return {
             "meta": {"seed": self.seed, "device": a.device,
                      "minutes": a.minutes,
@@ -399,6 +407,7 @@ class Soak:
                      "warmup_min": soak_report.WARMUP_MIN},
             "ok": not fails, "failures": fails,
             "events_by_kind": {k: by[k] for k in self.kinds},
+            "arp_unresolved_by_kind": dict(sorted(arp.items())),
             "frames": self.frames(), "tcp": self.tcp(),
             "device": {"text": self.device_text(),
                        "end": self.end_counters},

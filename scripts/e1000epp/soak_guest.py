@@ -51,6 +51,17 @@ DMESG_HANG = re.compile(r"Detected Hardware Unit Hang|Reset adapter|"
                         r"NETDEV WATCHDOG")
 
 
+# A connection started while the guest's ARP entry for the peer is
+# still INCOMPLETE from an outage can fail at once: the probes sent into
+# the outage count, and once the last has gone unanswered Linux's
+# neighbour timer fails the entry and answers every packet queued on it
+# (the SYN too) with a host-unreachable, which ends a connection in
+# SYN_SENT ("No route to host"). The soak starts a connection only with
+# the entry resolved (docs/security.md, Soak); the ping resolves it
+# within a few seconds of the link's return.
+NEIGH_RESOLVED = ("REACHABLE", "STALE", "DELAY", "PROBE", "PERMANENT")
+NEIGH_TIMEOUT = 30
+
 # Seconds without a byte from an agent after which the host sends it a
 # carriage return (which the agent ignores: agent.c skips '\r').
 POKE_AFTER = 5.0
@@ -219,6 +230,36 @@ class SoakVm:
     def wait_carrier(self, what, timeout=harness.LINK_TIMEOUT):
         harness.wait_until(what, self.carrier, timeout, interval=0.2,
                            evidence=self.vm.console_tail)
+
+    def neighbour(self, ip):
+        """The guest's ARP entry for ip on eth0: (state, probes), or
+        (None, None) without one (BusyBox's `ip neigh` line ends in the
+        state, "probes N" before it)."""
+        _, out = self.sh("ip neigh show dev eth0", check=False)
+        for line in out.splitlines():
+            words = line.split()
+            if words and words[0] == ip:
+                probes = words[words.index("probes") + 1] \
+                    if "probes" in words[:-1] else None
+                return words[-1], probes
+        return None, None
+
+    def wait_neighbour(self, ip, timeout=NEIGH_TIMEOUT):
+        """Until the guest's ARP entry for ip is resolved (has the
+        peer's address: REACHABLE, STALE, DELAY or PROBE); the states
+        seen on the way, in order. See NEIGH_RESOLVED."""
+        seen = []
+
+        def resolved():
+            state, probes = self.neighbour(ip)
+            text = f"{state} (probes {probes})" if state else "none"
+            if not seen or seen[-1] != text:
+                seen.append(text)
+            return state in NEIGH_RESOLVED
+        harness.wait_until(
+            f"the guest's ARP entry for {ip} resolved", resolved, timeout,
+            interval=0.2, evidence=lambda: " -> ".join(seen))
+        return seen
 
     def pci_address(self):
         _, out = self.sh("basename $(readlink /sys/class/net/eth0/device)")

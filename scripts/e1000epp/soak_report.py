@@ -165,6 +165,12 @@ def summary_text(data):
     lines.append("events: " + ", ".join(f"{k} {v}" for k, v in
                                         sorted(by.items())) +
                  f" ({sum(by.values())} in all)")
+    arp = data.get("arp_unresolved_by_kind") or {}
+    if arp:
+        lines.append(f"guest's ARP entry for the peer still resolving "
+                     f"after {sum(arp.values())} events ("
+                     + ", ".join(f"{k} {v}" for k, v in arp.items()) +
+                     "): no connection started until it was resolved")
     for k, why in sorted(m["not_run"].items()):
         lines.append(f"  not run: {k}: {why}")
     f = data["frames"]

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """`soak`: bad options end in one line and exit status 2 before any setup
 or boot; the seeded schedule, the memory-drift verdict and the plot
-(scripts/e1000epp/soak_events.py, soak_report.py) on made-up samples."""
+(scripts/e1000epp/soak_events.py, soak_report.py) on made-up samples;
+the wait for the guest's ARP entry (soak_guest.py) on made-up `ip neigh`
+output."""
 
 import random
 import subprocess
@@ -10,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from e1000epp import cli, soak_events, soak_report
+from e1000epp import cli, soak_events, soak_guest, soak_report
+from e1000epp.vm import harness
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -170,3 +173,44 @@ def test_plot_is_svg_with_both_curves():
     texts = [t.text for t in root.iter(ns + "text")]
     assert "a <title> & more" in texts
     assert any("QEMU resident memory" in (t or "") for t in texts)
+
+
+class FakeGuest(soak_guest.SoakVm):
+    """SoakVm whose shell answers from a list of `ip neigh` outputs
+    (BusyBox's form, as the guest prints it)."""
+
+    def __init__(self, outputs):
+        self.outputs = list(outputs)
+
+    def sh(self, cmd, timeout=60, check=True):
+        assert cmd == "ip neigh show dev eth0"
+        return 0, self.outputs.pop(0) if len(self.outputs) > 1 \
+            else self.outputs[0]
+
+
+PEER = "198.18.0.1"
+INCOMPLETE = "198.18.0.1  ref 1 used 0/0/0 probes 6 INCOMPLETE\n"
+FAILED = "198.18.0.1  used 0/0/0 probes 6 FAILED\n"
+REACHABLE = ("198.18.0.9 lladdr 02:00:00:00:00:09 used 0/0/0 probes 1 "
+             "STALE\n198.18.0.1 lladdr 02:00:00:00:00:01 ref 1 used 0/0/0 "
+             "probes 4 REACHABLE\n")
+
+
+def test_neighbour_entry_is_read_from_busybox_ip():
+    assert FakeGuest([INCOMPLETE]).neighbour(PEER) == ("INCOMPLETE", "6")
+    assert FakeGuest([REACHABLE]).neighbour(PEER) == ("REACHABLE", "4")
+    assert FakeGuest([""]).neighbour(PEER) == (None, None)
+    assert FakeGuest([REACHABLE]).neighbour("198.18.0.10") == (None, None)
+
+
+def test_no_connection_starts_until_the_entry_is_resolved():
+    # The failure of the 30-minute soak of 2026-12-05: the probes spent
+    # in the outage, the entry fails and the SYN queued on it with it.
+    g = FakeGuest([INCOMPLETE, INCOMPLETE, FAILED, "", REACHABLE])
+    assert g.wait_neighbour(PEER, timeout=10) == [
+        "INCOMPLETE (probes 6)", "FAILED (probes 6)", "none",
+        "REACHABLE (probes 4)"]
+    with pytest.raises(harness.HarnessError, match=r"ARP entry for "
+                       r"198\.18\.0\.1 resolved.*\n.*INCOMPLETE \(probes 6"
+                       r"\) -> FAILED"):
+        FakeGuest([INCOMPLETE, FAILED]).wait_neighbour(PEER, timeout=0.5)
