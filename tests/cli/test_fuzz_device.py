@@ -2,7 +2,8 @@
 """`fuzz --whole-device`: its options, the setup it asks for, and the
 seeds' encoding as QEMU's generic-fuzz reads it
 (tests/qtest/fuzz/generic_fuzz.c: commands split at "FUZZ", an opcode
-byte, then the command's C struct)."""
+byte, then the command's C struct), and the bounded run of `test`
+(tests/fuzz/run-fuzz.py) where the fuzzer is not built."""
 
 import importlib.util
 import struct
@@ -121,3 +122,48 @@ def test_bad_values_are_usage_errors(flag, capsys):
         parse("fuzz", "--whole-device", flag, "nonsense")
     assert e.value.code == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+RUN_FUZZ = REPO / "tests" / "fuzz" / "run-fuzz.py"
+
+
+def run_fuzz(fuzzer, seeds, tmp_path):
+    env = {"PATH": "/usr/bin:/bin",
+           "E1000EPP_FUZZ_OPTIONAL": "setup --fuzzing",
+           "E1000EPP_FUZZ_SEED_GENERATOR": str(SEEDER)}
+    return subprocess.run(
+        ["/usr/bin/python3", str(RUN_FUZZ), str(fuzzer), str(seeds),
+         str(tmp_path / "regressions")], env=env, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True, timeout=60)
+
+
+def test_bounded_run_without_the_fuzzer_checks_the_seeds_and_says_why(
+        tmp_path):
+    # What `test` runs where setup --fuzzing has not built QEMU's fuzzer
+    # (CI): the committed seeds against their generator, the rest
+    # skipped with the step that builds it.
+    missing = tmp_path / "qemu-fuzz-x86_64"
+    seeds = REPO / "tests" / "fuzz" / "whole-device" / "seeds"
+    p = run_fuzz(missing, seeds, tmp_path)
+    assert p.returncode == 0, p.stdout
+    why = (f"# SKIP {missing} is not built (./e1000e-pp setup --fuzzing "
+           "builds it)")
+    assert p.stdout.splitlines() == [
+        "1..3",
+        f"ok - the {len(list(seeds.iterdir()))} seeds regenerate from "
+        "make-seeds.py",
+        "ok - replays the seed and regression inputs " + why,
+        "ok - 20 s of coverage-guided fuzzing " + why]
+
+
+def test_a_seed_that_differs_from_its_generator_fails(tmp_path):
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    for f in (REPO / "tests" / "fuzz" / "whole-device" / "seeds").iterdir():
+        (seeds / f.name).write_bytes(f.read_bytes())
+    (seeds / "seed-bringup").write_bytes(b"FUZZ")
+    (seeds / "seed-loopback").unlink()
+    lines = run_fuzz(tmp_path / "none", seeds, tmp_path).stdout.splitlines()
+    assert lines[1].startswith("not ok - the ")
+    assert lines[2] == (f"# not in {seeds} as generated: seed-bringup, "
+                        "seed-loopback (run the generator and commit)")

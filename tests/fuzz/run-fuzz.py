@@ -46,6 +46,15 @@ def tail(text, n=25):
         print("#   " + line)
 
 
+def read(path):
+    """The file's bytes, or None if there is no such file."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
+
+
 def seeds_regenerate(generator, corpus):
     """Test: GENERATOR writes, byte for byte, seeds the corpus holds."""
     out = tempfile.mkdtemp(prefix="e1000epp-seeds-")
@@ -55,13 +64,9 @@ def seeds_regenerate(generator, corpus):
                               stderr=subprocess.STDOUT, text=True,
                               errors="replace", stdin=subprocess.DEVNULL)
         made = inputs(out)
-        differ = []
-        for f in made:
-            kept = os.path.join(corpus, os.path.basename(f))
-            with open(f, "rb") as a:
-                if not os.path.isfile(kept) or open(kept, "rb").read() != \
-                        a.read():
-                    differ.append(os.path.basename(f))
+        differ = [os.path.basename(f) for f in made
+                  if read(f) != read(os.path.join(corpus,
+                                                  os.path.basename(f)))]
         ok = proc.returncode == 0 and made and not differ
         print("%s - the %d seeds regenerate from %s" % (
             "ok" if ok else "not ok", len(made),
@@ -119,7 +124,7 @@ def main(argv):
             fuzzer + ["-max_total_time=%d" % seconds, "-seed=%s" % seed,
                       "-timeout=%d" % timeout, "-rss_limit_mb=2048",
                       "-print_final_stats=1",
-             "-artifact_prefix=%s/" % work, new],
+                      "-artifact_prefix=%s/" % work, new],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             errors="replace", stdin=subprocess.DEVNULL)
         out = proc.stdout
