@@ -36,21 +36,21 @@ WORK = os.path.join(paths.BUILD, "fuzz")
 
 
 class Target:
-    """A libFuzzer binary with its working corpus, crashes, regressions
-    and log."""
+    """A libFuzzer binary with its regressions (tests/fuzz), working
+    corpus and crashes (build/fuzz), all named with one prefix, and its
+    log."""
 
-    def __init__(self, binary, regressions, work, log):
+    def __init__(self, binary, prefix, log):
         self.fuzzer = os.path.join(paths.NATIVE_DIR, "tests", "fuzz", binary)
         self.regressions = os.path.join(paths.REPO, "tests", "fuzz",
-                                        regressions)
-        self.corpus = os.path.join(WORK, work)
-        self.crashes = os.path.join(WORK, work.replace("corpus", "crashes"))
+                                        prefix + "regressions")
+        self.corpus = os.path.join(WORK, prefix + "corpus")
+        self.crashes = os.path.join(WORK, prefix + "crashes")
         self.log = os.path.join(paths.LOG_DIR, log)
 
 
-CORE = Target("fuzz-core", "regressions", "corpus", "fuzz.log")
-STREAM = Target("fuzz-stream", "stream-regressions", "stream-corpus",
-                "fuzz-stream.log")
+CORE = Target("fuzz-core", "", "fuzz.log")
+STREAM = Target("fuzz-stream", "stream-", "fuzz-stream.log")
 
 ARTIFACTS = ("crash-", "leak-", "timeout-", "oom-")
 
@@ -59,7 +59,7 @@ def _rel(p):
     return os.path.relpath(p, paths.REPO)
 
 
-def _fuzzer(t=CORE):
+def _fuzzer(t):
     if not os.access(t.fuzzer, os.X_OK):
         raise StepError("the fuzzer is not built",
                         "%s is missing" % _rel(t.fuzzer),
@@ -111,13 +111,12 @@ def run_fuzzer(cmd, log, env=None):
     return rc
 
 
-def minimize(fuzzer, crash, name=None, seconds=60, regressions=None):
-    """Minimise one crashing input into tests/fuzz/regressions (or the
-    directory given); its path."""
-    regressions = regressions or CORE.regressions
+def minimize(fuzzer, crash, regressions, seconds=60):
+    """Minimise one crashing input into the regressions directory; its
+    path."""
     with open(crash, "rb") as f:
         digest = hashlib.sha1(f.read()).hexdigest()[:12]
-    out = os.path.join(regressions, name or "crash-%s" % digest)
+    out = os.path.join(regressions, "crash-%s" % digest)
     os.makedirs(regressions, exist_ok=True)
     proc = subprocess.run([fuzzer, "-minimize_crash=1",
                            "-max_total_time=%d" % seconds,
@@ -143,7 +142,7 @@ def run(minutes, minimize_file=None, keep_corpus=False, stream=False):
                             "--minimize takes a crashing input file",
                             "pass the path libFuzzer printed")
         print("regression input: %s" % _rel(minimize(
-            fuzzer, minimize_file, regressions=t.regressions)))
+            fuzzer, minimize_file, t.regressions)))
         return 0
     os.makedirs(t.corpus, exist_ok=True)
     os.makedirs(t.crashes, exist_ok=True)
@@ -178,8 +177,7 @@ def run(minutes, minimize_file=None, keep_corpus=False, stream=False):
     crashes = sorted(n for n in set(os.listdir(t.crashes)) - before
                      if n.startswith(ARTIFACTS))
     for n in crashes:
-        reg = minimize(fuzzer, os.path.join(t.crashes, n),
-                       regressions=t.regressions)
+        reg = minimize(fuzzer, os.path.join(t.crashes, n), t.regressions)
         print("[fuzz] %s minimised into %s (replayed by ./e1000e-pp test; "
               "rename it after the bug)" % (n, _rel(reg)))
     if rc and not crashes:

@@ -59,7 +59,7 @@ DMESG_HANG = re.compile(r"Detected Hardware Unit Hang|Reset adapter|"
 # SYN_SENT ("No route to host"). The soak starts a connection only with
 # the entry resolved (docs/security.md, Soak); the ping resolves it
 # within a few seconds of the link's return.
-NEIGH_RESOLVED = ("REACHABLE", "STALE", "DELAY", "PROBE", "PERMANENT")
+NEIGH_RESOLVED = ("REACHABLE", "STALE", "DELAY", "PROBE")
 NEIGH_TIMEOUT = 30
 
 # Seconds without a byte from an agent after which the host sends it a

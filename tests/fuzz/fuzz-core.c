@@ -482,28 +482,17 @@ static void corrupt_state(E1000EPPCore *c, Input *in, bool trace)
 #endif
 
 /*
- * The migration invariant.  At a point the input picks (the first
- * operation at or after a byte offset its hash chooses), the state is
- * saved (presave: the canonical form a stream carries) and loaded into a
- * fresh core, as a destination does: initialised from its own
- * configuration, then the architectural state, the sizes presave set
- * and the engine work left past a step's budget, then postload (the
- * validator, the timers re-armed).  The validator must take every state
- * an input reaches, and the loaded state saved again must be the same.
- * Then the loaded copy runs the rest of the input beside the original,
- * on its own copy of guest memory and timers, and after every operation
- * both must have done the same: the same DMA (addresses, lengths, the
- * bytes written), interrupts, frames sent, timers armed, values the
- * guest read and frames taken.  At the end their states and guest
- * memory must be equal.  The original keeps running after its presave,
- * as a source does when a migration fails or a snapshot is taken.
+ * The state saved (presave: the canonical form a stream carries) and
+ * copied into a fresh core, as a destination does: initialised from its
+ * own configuration, then the architectural state, the sizes presave
+ * set and the engine work left past a step's budget; not loaded yet.
+ * The copy has its own guest memory and timers.
  */
-static Harness *migrate(Harness *h, Input *in)
+static Harness *copy_state(Harness *h)
 {
     static E1000EPPCore *core;
     static uint8_t *mem;
     static Harness t;
-    char err[160];
     int i;
 
     if (!core) {
@@ -523,18 +512,46 @@ static Harness *migrate(Harness *h, Input *in)
     core->arch = h->core->arch;
     core->saved = h->core->saved;
     core->work = h->core->work;
+    return &t;
+}
+
 #ifdef FUZZ_HOSTILE_STREAM
-    corrupt_state(core, in, h->trace);
-    if (e1000e_pp_state_postload(core, err, sizeof(err))) {
+/* The copy, changed by the input, loaded; NULL if the load refused it. */
+static Harness *migrate(Harness *h, Input *in)
+{
+    Harness *t = copy_state(h);
+    char err[160];
+
+    corrupt_state(t->core, in, h->trace);
+    if (e1000e_pp_state_postload(t->core, err, sizeof(err))) {
         if (h->trace) {
             fprintf(stderr, "refused: %s\n", err);
         }
         return NULL;
     }
-    return &t;
+    return t;
+}
 #else
-    (void)in;
-#endif
+/*
+ * The migration invariant.  At a point the input picks (the first
+ * operation at or after a byte offset its hash chooses), the state is
+ * copied (copy_state) and loaded: postload (the validator, the timers
+ * re-armed).  The validator must take every state an input reaches,
+ * and the loaded state saved again must be the same.
+ * Then the loaded copy runs the rest of the input beside the original,
+ * on its own copy of guest memory and timers, and after every operation
+ * both must have done the same: the same DMA (addresses, lengths, the
+ * bytes written), interrupts, frames sent, timers armed, values the
+ * guest read and frames taken.  At the end their states and guest
+ * memory must be equal.  The original keeps running after its presave,
+ * as a source does when a migration fails or a snapshot is taken.
+ */
+static Harness *migrate(Harness *h)
+{
+    Harness *t = copy_state(h);
+    E1000EPPCore *core = t->core;
+    char err[160];
+
     if (e1000e_pp_state_postload(core, err, sizeof(err))) {
         fprintf(stderr, "refused: %s\n", err);
         shadow_violation("a reachable state was refused on load", 0, 0);
@@ -544,19 +561,18 @@ static Harness *migrate(Harness *h, Input *in)
         memcmp(&core->saved, &h->core->saved, sizeof(core->saved))) {
         shadow_violation("a loaded state saved again differs", 0, 0);
     }
-    if (memcmp(t.timers, h->timers, sizeof(t.timers))) {
+    if (memcmp(t->timers, h->timers, sizeof(t->timers))) {
         shadow_violation("the timers re-armed on load differ", 0, 0);
     }
     if (h->trace) {
         fprintf(stderr, "saved and loaded: the copy runs beside\n");
     }
-    h->compare = t.compare = true;
-    h->out = t.out = 0xcbf29ce484222325ull;
-    h->nout = t.nout = 0;
-    return &t;
+    h->compare = t->compare = true;
+    h->out = t->out = 0xcbf29ce484222325ull;
+    h->nout = t->nout = 0;
+    return t;
 }
 
-#ifndef FUZZ_HOSTILE_STREAM
 /* After the rest of the input: the same state, the same guest memory. */
 static void compare_end(Harness *h, Harness *t)
 {
@@ -633,7 +649,7 @@ static void run(Harness *h, Input *in)
         Input copy;
 
         if (!t && start - in->left >= at) {
-            t = migrate(h, in);
+            t = migrate(h);
         }
         copy = *in;
         step(h, in);
@@ -646,7 +662,7 @@ static void run(Harness *h, Input *in)
         }
     }
     if (!t) {
-        t = migrate(h, in); /* the end state migrates all the same */
+        t = migrate(h);     /* the end state migrates all the same */
     }
     compare_end(h, t);
 }

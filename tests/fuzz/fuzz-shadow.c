@@ -58,6 +58,33 @@ static Ring ring_of(const uint32_t *r)
     return g;
 }
 
+/* The offset of a ring's i-th register: BAL, BAH, LEN, then H and T. */
+static uint32_t ring_reg(uint32_t bal, unsigned i)
+{
+    return bal + (i < 3 ? 4 * i : 0x10 + 8 * (i - 3));
+}
+
+/* The ring at bal as the registers now describe it. */
+static Ring ring_at(Harness *h, uint32_t bal)
+{
+    uint32_t r[5];
+    unsigned i;
+
+    for (i = 0; i < 5; i++) {
+        r[i] = shadow_reg(h, ring_reg(bal, i));
+    }
+    return ring_of(r);
+}
+
+/* The unit index of addr in ring g, or ~0u if it is not in it. */
+static uint32_t ring_index(const Ring *g, uint64_t addr)
+{
+    if (!g->n || addr < g->base || (addr - g->base) / 16 >= g->n) {
+        return ~0u;
+    }
+    return (addr - g->base) / 16;
+}
+
 /* Does ring g hand unit index i (RDH <= i < RDT, circularly) over? */
 static bool ring_holds(const Ring *g, uint32_t i)
 {
@@ -115,7 +142,7 @@ void shadow_post(Harness *h, uint32_t off, uint32_t val)
         off = ~0u;          /* nothing changes: post what the registers say */
     }
     for (i = 0; i < 5; i++) {
-        uint32_t o = bal + (i < 3 ? 4 * i : 0x10 + 8 * (i - 3));
+        uint32_t o = ring_reg(bal, i);
 
         w[i] = shadow_reg(h, o);
         r[i] = o == off ? val : w[i];
@@ -261,16 +288,12 @@ static void rx_read(Harness *h, uint32_t unit, const uint8_t *d, bool pair,
  */
 static bool tx_fetch_here(Harness *h, uint64_t addr)
 {
-    uint32_t r[5], i;
     Ring g;
 
     if (h->read_len != 16) {
         return false;
     }
-    for (i = 0; i < 5; i++) {
-        r[i] = shadow_reg(h, O_TDBAL + (i < 3 ? 4 * i : 0x10 + 8 * (i - 3)));
-    }
-    g = ring_of(r);
+    g = ring_at(h, O_TDBAL);
     return g.n && g.head != g.tail && addr == g.base + g.head * 16ull;
 }
 
@@ -404,17 +427,12 @@ static bool rx_units(Harness *h, uint64_t addr, size_t len)
 /* How far addr lies from the head of the ring at bal (~0u: not in it) */
 static uint32_t head_distance(Harness *h, uint32_t bal, uint64_t addr)
 {
-    uint32_t r[5], i, ahead, behind;
-    Ring g;
+    Ring g = ring_at(h, bal);
+    uint32_t i = ring_index(&g, addr), ahead, behind;
 
-    for (i = 0; i < 5; i++) {
-        r[i] = shadow_reg(h, bal + (i < 3 ? 4 * i : 0x10 + 8 * (i - 3)));
-    }
-    g = ring_of(r);
-    if (!g.n || addr < g.base || (addr - g.base) / 16 >= g.n) {
+    if (i == ~0u) {
         return ~0u;
     }
-    i = (addr - g.base) / 16;
     ahead = (i + g.n - g.head) % g.n;
     behind = (g.head + g.n - i) % g.n;
     return ahead < behind ? ahead : behind;
@@ -443,22 +461,11 @@ static bool tx_writes_here(Harness *h, uint64_t addr)
  */
 static bool rx_out_of_order(Harness *h, uint64_t addr)
 {
-    uint32_t r[5], i, j, ahead;
-    Ring g;
+    Ring g = ring_at(h, O_RDBAL);
+    uint32_t i = ring_index(&g, addr), j;
 
-    if (((shadow_reg(h, O_RCTL) >> 10) & 3) == 1) {
-        return false;
-    }
-    for (i = 0; i < 5; i++) {
-        r[i] = shadow_reg(h, O_RDBAL + (i < 3 ? 4 * i : 0x10 + 8 * (i - 3)));
-    }
-    g = ring_of(r);
-    if (!g.n || addr < g.base || (addr - g.base) / 16 >= g.n) {
-        return false;
-    }
-    i = (addr - g.base) / 16;
-    ahead = (i + g.n - g.head) % g.n;
-    if (ahead > HEAD_WINDOW) {
+    if (((shadow_reg(h, O_RCTL) >> 10) & 3) == 1 || i == ~0u ||
+        (i + g.n - g.head) % g.n > HEAD_WINDOW) {
         return false;
     }
     for (j = g.head; j != i; j = (j + 1) % g.n) {
