@@ -439,16 +439,17 @@ static uint32_t head_distance(Harness *h, uint32_t bal, uint64_t addr)
 }
 
 /*
- * Each engine writes back the descriptors at its head, or held ones a
- * little behind it (§7.1.4, §7.2.3: the head is where the hardware is
- * working): a unit both rings hold is written back by the one whose
- * head it lies by.  A Tx fetch of that unit looked like an Rx read as
- * well, so "Rx has read it" alone does not make the write Rx's.
+ * The Rx engine writes back the descriptors at its head, or held ones a
+ * little behind it (§7.1.4: the head is where the hardware is working),
+ * so a unit far from RDH is not its write-back.  The Tx engine's may
+ * come a whole fetch after the descriptor's (up to 256 ahead, its
+ * budget): a unit Tx holds that lies far from RDH is Tx's, wherever
+ * TDH is.  A Tx fetch of that unit looked like an Rx read as well, so
+ * "Rx has read it" alone does not make the write Rx's.
  */
 static bool tx_writes_here(Harness *h, uint64_t addr)
 {
-    return head_distance(h, O_TDBAL, addr) <= HEAD_WINDOW &&
-           head_distance(h, O_RDBAL, addr) > HEAD_WINDOW;
+    return head_distance(h, O_RDBAL, addr) > HEAD_WINDOW;
 }
 
 /*
@@ -500,8 +501,8 @@ static void note_write(Harness *h, uint64_t addr, size_t len)
      * when Tx holds that unit and Rx does not, or both do and either
      * every Rx read of it was a 16-byte read at TDH (the Tx fetch, so
      * the Rx engine has not read it: both heads may be at the unit), or
-     * the unit lies by TDH, not by RDH, or Rx still owes a write-back
-     * before it in ring order.  Taking an Rx write-back for
+     * the unit lies far from RDH, or Rx still owes a write-back before
+     * it in ring order.  Taking an Rx write-back for
      * Tx's keeps an Rx ownership the next write-back ends all the same.
      */
     if (len == 16 && addr % 16 == 0 && addr < GUEST_MEM) {
