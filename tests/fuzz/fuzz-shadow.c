@@ -252,7 +252,7 @@ static void rx_read(Harness *h, uint32_t unit, const uint8_t *d, bool pair,
 
     if (first) {
         u->nbufs = u->first = u->next = 0;
-        u->rx_sure = false;
+        u->rx_sure = u->rx_filled = false;
     }
     u->rx_fetched = true;
     u->rx_sure |= sure;
@@ -267,6 +267,7 @@ static void rx_read(Harness *h, uint32_t unit, const uint8_t *d, bool pair,
 
             if (!(second->rx_fetched && second->rx_posted)) {
                 second->nbufs = second->first = second->next = 0;
+                second->rx_filled = false;
             }
             second->rx_fetched = true;
             second->rx_sure = true;
@@ -333,9 +334,10 @@ static void note_fetch(Harness *h, uint64_t addr, const uint8_t *d,
  * Does [addr, addr + len) lie inside a buffer of a descriptor the device
  * owns and has read?  Its size is the one given at the read or, if the
  * guest changed it since, the current one (both were in force while the
- * device owned the descriptor).
+ * device owned the descriptor).  `nulls`: count buffers at address 0
+ * too, which take no data (§7.1.7.2; §7.1.5 for packet split).
  */
-static bool in_buffer(Harness *h, uint64_t addr, size_t len)
+static bool in_buffer(Harness *h, uint64_t addr, size_t len, bool nulls)
 {
     uint32_t bs = rx_bsize(shadow_reg(h, O_RCTL));
     uint32_t ps = shadow_reg(h, O_PSRCTL);
@@ -352,7 +354,7 @@ static bool in_buffer(Harness *h, uint64_t addr, size_t len)
                            ps_size(ps, u->ps_index[b]);
             uint32_t size = u->size[b] > now ? u->size[b] : now;
 
-            if (addr >= u->buf[b] && len <= size &&
+            if ((u->buf[b] || nulls) && addr >= u->buf[b] && len <= size &&
                 addr - u->buf[b] <= size - len) {
                 return true;
             }
@@ -376,6 +378,7 @@ static void rx_write_back(Harness *h, uint64_t a, size_t len)
         shadow_violation("Rx descriptor written back without being read",
                          a, len);
     }
+    u->rx_filled = false;
     if (--u->rx_posted == 0) {
         u->rx_fetched = false;
         u->rx_done = true;
@@ -484,6 +487,42 @@ static bool rx_out_of_order(Harness *h, uint64_t addr)
     return false;
 }
 
+/*
+ * Data lands for the descriptor at RDH, the one the hardware is working
+ * on (§7.1.4), before its write-back.
+ */
+static void note_fill(Harness *h)
+{
+    Ring g = ring_at(h, O_RDBAL);
+    uint64_t a = g.n ? g.base + g.head * 16ull : GUEST_MEM;
+
+    if (a < GUEST_MEM) {
+        h->units[a / 16].rx_filled = true;
+    }
+}
+
+/*
+ * Could the Rx engine write this unit back now?  Only once data landed
+ * in its buffer, or at once for a null descriptor (§7.1.7.2: no data is
+ * stored, DD is set); a buffer outside guest memory or a packet-split
+ * buffer takes writes the shadow may not see, so those units may.
+ */
+static bool rx_may_write_back(const Unit *u)
+{
+    unsigned b;
+
+    if (u->rx_filled) {
+        return true;
+    }
+    for (b = 0; b < u->nbufs; b++) {
+        if (!u->buf[b] || u->ps_index[b] != PS_NONE ||
+            u->buf[b] >= GUEST_MEM || u->size[b] > GUEST_MEM - u->buf[b]) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static void note_write(Harness *h, uint64_t addr, size_t len)
 {
     size_t off;
@@ -491,8 +530,16 @@ static void note_write(Harness *h, uint64_t addr, size_t len)
     /*
      * A buffer may lie over descriptors (its own, even): a write inside
      * an owned buffer counts as data, since data lands before write-back.
+     * One that lies only in the range a null descriptor names (from 0)
+     * is not data, but it is taken as data all the same: it is most
+     * likely a Tx write-back over a ring at address 0, and the Rx engine
+     * may still write the null descriptor back.
      */
-    if (in_buffer(h, addr, len)) {
+    if (in_buffer(h, addr, len, false)) {
+        note_fill(h);
+        return;
+    }
+    if (in_buffer(h, addr, len, true)) {
         return;
     }
     /*
@@ -501,16 +548,19 @@ static void note_write(Harness *h, uint64_t addr, size_t len)
      * when Tx holds that unit and Rx does not, or both do and either
      * every Rx read of it was a 16-byte read at TDH (the Tx fetch, so
      * the Rx engine has not read it: both heads may be at the unit), or
-     * the unit lies far from RDH, or Rx still owes a write-back before
-     * it in ring order.  Taking an Rx write-back for
-     * Tx's keeps an Rx ownership the next write-back ends all the same.
+     * no data has landed for it since the Rx read (so the Rx engine has
+     * nothing to write back), or the unit lies far from RDH, or Rx still
+     * owes a write-back before it in ring order.  Taking an Rx
+     * write-back for Tx's keeps an Rx ownership the next write-back
+     * ends all the same.
      */
     if (len == 16 && addr % 16 == 0 && addr < GUEST_MEM) {
         Unit *u = &h->units[addr / 16];
 
         if (u->tx_fetched && u->tx_posted &&
             (!(u->rx_fetched && u->rx_posted) || !u->rx_sure ||
-             tx_writes_here(h, addr) || rx_out_of_order(h, addr))) {
+             !rx_may_write_back(u) || tx_writes_here(h, addr) ||
+             rx_out_of_order(h, addr))) {
             tx_write_back(h, addr, len);
             return;
         }

@@ -77,6 +77,7 @@ typedef struct Unit {
     bool rx_done;            /* written back since the last hand-over */
     bool tx_done;
     bool rx_sure;            /* an Rx read of it that no Tx fetch explains */
+    bool rx_filled;          /* data placed with RDH at it since its fetch */
     bool listed;             /* in Harness.armed */
     uint8_t nbufs;           /* buffers the Rx reads of this unit gave */
     uint8_t first;           /* of them, the ownership's first read's */
