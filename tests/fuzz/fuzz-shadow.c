@@ -489,7 +489,8 @@ static bool rx_out_of_order(Harness *h, uint64_t addr)
 
 /*
  * Data lands for the descriptor at RDH, the one the hardware is working
- * on (§7.1.4), before its write-back.
+ * on (§7.1.4), before its write-back.  A write that misses guest memory
+ * (a buffer outside it, or in BAR0) counts too: the data was sent.
  */
 static void note_fill(Harness *h)
 {
@@ -503,9 +504,8 @@ static void note_fill(Harness *h)
 
 /*
  * Could the Rx engine write this unit back now?  Only once data landed
- * in its buffer, or at once for a null descriptor (§7.1.7.2: no data is
- * stored, DD is set); a buffer outside guest memory or a packet-split
- * buffer takes writes the shadow may not see, so those units may.
+ * for it, or at once for a null descriptor (§7.1.7.2: no data is
+ * stored, DD is set); packet-split units are not judged here.
  */
 static bool rx_may_write_back(const Unit *u)
 {
@@ -515,8 +515,7 @@ static bool rx_may_write_back(const Unit *u)
         return true;
     }
     for (b = 0; b < u->nbufs; b++) {
-        if (!u->buf[b] || u->ps_index[b] != PS_NONE ||
-            u->buf[b] >= GUEST_MEM || u->size[b] > GUEST_MEM - u->buf[b]) {
+        if (!u->buf[b] || u->ps_index[b] != PS_NONE) {
             return true;
         }
     }
@@ -651,10 +650,16 @@ int shadow_dma_write(void *opaque, uint64_t addr, const void *buf,
         uint32_t v = 0;
 
         memcpy(&v, buf, len < 4 ? len : 4);
+        if (!h->twin) {
+            note_fill(h);
+        }
         e1000e_pp_write(h->core, (uint32_t)(addr - BAR0_DMA) & ~3u, v);
         return 0;
     }
     if (addr >= GUEST_MEM || len > GUEST_MEM - addr) {
+        if (!h->twin) {
+            note_fill(h);
+        }
         return -1;
     }
     if (h->twin) {
