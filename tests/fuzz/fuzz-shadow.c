@@ -330,17 +330,26 @@ static void note_fetch(Harness *h, uint64_t addr, const uint8_t *d,
     }
 }
 
+/* Where a write lies among the buffers the device owns */
+typedef enum BufferHit {
+    HIT_NONE,
+    HIT_NULL,               /* only in the range a null address names */
+    HIT_BUFFER,
+} BufferHit;
+
 /*
  * Does [addr, addr + len) lie inside a buffer of a descriptor the device
  * owns and has read?  Its size is the one given at the read or, if the
  * guest changed it since, the current one (both were in force while the
- * device owned the descriptor).  `nulls`: count buffers at address 0
- * too, which take no data (§7.1.7.2; §7.1.5 for packet split).
+ * device owned the descriptor).  A buffer at address 0 takes no data
+ * (§7.1.7.2; §7.1.5 for packet split): a write inside one only is
+ * HIT_NULL.
  */
-static bool in_buffer(Harness *h, uint64_t addr, size_t len, bool nulls)
+static BufferHit in_buffer(Harness *h, uint64_t addr, size_t len)
 {
     uint32_t bs = rx_bsize(shadow_reg(h, O_RCTL));
     uint32_t ps = shadow_reg(h, O_PSRCTL);
+    BufferHit hit = HIT_NONE;
     unsigned i, b;
 
     for (i = 0; i < h->narmed; i++) {
@@ -354,13 +363,16 @@ static bool in_buffer(Harness *h, uint64_t addr, size_t len, bool nulls)
                            ps_size(ps, u->ps_index[b]);
             uint32_t size = u->size[b] > now ? u->size[b] : now;
 
-            if ((u->buf[b] || nulls) && addr >= u->buf[b] && len <= size &&
+            if (addr >= u->buf[b] && len <= size &&
                 addr - u->buf[b] <= size - len) {
-                return true;
+                if (u->buf[b]) {
+                    return HIT_BUFFER;
+                }
+                hit = HIT_NULL;
             }
         }
     }
-    return false;
+    return hit;
 }
 
 /* The device gives one unit back: its write-back */
@@ -534,12 +546,14 @@ static void note_write(Harness *h, uint64_t addr, size_t len)
      * likely a Tx write-back over a ring at address 0, and the Rx engine
      * may still write the null descriptor back.
      */
-    if (in_buffer(h, addr, len, false)) {
+    switch (in_buffer(h, addr, len)) {
+    case HIT_BUFFER:
         note_fill(h);
         return;
-    }
-    if (in_buffer(h, addr, len, true)) {
+    case HIT_NULL:
         return;
+    case HIT_NONE:
+        break;
     }
     /*
      * A whole Tx descriptor (WTHRESH >= 1) looks like an Rx write-back
