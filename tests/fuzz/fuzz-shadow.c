@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The shadow of guest memory and the ownership invariants of
- * fuzz-shadow.h, observed at the platform's DMA callbacks (the frame and
- * statistics checks are in fuzz-stats.c).
+ * fuzz-shadow.h, observed at the platform's DMA callbacks: what the
+ * device reads, and whether what it writes lands where it owns (the
+ * hand-over itself is in fuzz-ring.c, the frame and statistics checks
+ * in fuzz-stats.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,138 +23,6 @@ uint32_t shadow_reg(Harness *h, uint32_t off)
 {
     /* The register file as the guest would read it, without side effects. */
     return h->core->arch.regs[off / 4];
-}
-
-static uint64_t ring_base(Harness *h, uint32_t bal, uint32_t bah)
-{
-    return ((uint64_t)shadow_reg(h, bah) << 32 | shadow_reg(h, bal)) & ~15ull;
-}
-
-/* Is addr inside a ring as its registers now describe it? */
-static bool in_ring(Harness *h, uint64_t addr, uint32_t bal)
-{
-    uint64_t base = ring_base(h, bal, bal + 4);
-    uint32_t n = shadow_reg(h, bal + 8) & 0xfff80;
-
-    return addr >= base && addr - base < n;
-}
-
-/* A ring as its registers describe it: base, units, head, tail */
-typedef struct Ring {
-    uint64_t base;
-    uint32_t n, head, tail;
-} Ring;
-
-static Ring ring_of(const uint32_t *r)
-{
-    Ring g = {
-        .base = ((uint64_t)r[1] << 32 | r[0]) & ~15ull,
-        .n = (r[2] & 0xfff80) / 16,
-        .head = r[3] & 0xffff,
-        .tail = r[4] & 0xffff,
-    };
-
-    if (!g.n || g.head >= g.n || g.tail >= g.n) {
-        g.n = 0;            /* no descriptor is the device's */
-    }
-    return g;
-}
-
-/* The offset of a ring's i-th register: BAL, BAH, LEN, then H and T. */
-static uint32_t ring_reg(uint32_t bal, unsigned i)
-{
-    return bal + (i < 3 ? 4 * i : 0x10 + 8 * (i - 3));
-}
-
-/* The ring at bal as the registers now describe it. */
-static Ring ring_at(Harness *h, uint32_t bal)
-{
-    uint32_t r[5];
-    unsigned i;
-
-    for (i = 0; i < 5; i++) {
-        r[i] = shadow_reg(h, ring_reg(bal, i));
-    }
-    return ring_of(r);
-}
-
-/* The unit index of addr in ring g, or ~0u if it is not in it. */
-static uint32_t ring_index(const Ring *g, uint64_t addr)
-{
-    if (!g->n || addr < g->base || (addr - g->base) / 16 >= g->n) {
-        return ~0u;
-    }
-    return (addr - g->base) / 16;
-}
-
-/* Does ring g hand unit index i (RDH <= i < RDT, circularly) over? */
-static bool ring_holds(const Ring *g, uint32_t i)
-{
-    if (!g->n) {
-        return false;
-    }
-    return g->tail >= g->head ? i >= g->head && i < g->tail :
-                                i >= g->head || i < g->tail;
-}
-
-/*
- * The guest hands descriptors over by moving the tail (or, a guest
- * error, the head back): each unit that enters head..tail is one more
- * use the device owns until it writes the unit back.  Moving the tail
- * back takes nothing away: the device may already hold the descriptor.
- */
-static void post_ring(Harness *h, bool tx, const Ring *was, const Ring *now)
-{
-    uint32_t i;
-
-    if (!now->n) {
-        return;
-    }
-    for (i = now->head; i != now->tail; i = (i + 1) % now->n) {
-        uint64_t a = now->base + (uint64_t)i * 16;
-        Unit *u;
-
-        if (a >= GUEST_MEM || (was->base == now->base && was->n == now->n &&
-                               ring_holds(was, i))) {
-            continue;
-        }
-        u = &h->units[a / 16];
-        if (tx) {
-            u->tx_posted++;
-            u->tx_done = false;
-        } else {
-            u->rx_posted++;
-            u->rx_done = false;
-        }
-    }
-}
-
-/* What the ring registers hand over once `off` holds `val`. */
-void shadow_post(Harness *h, uint32_t off, uint32_t val)
-{
-    uint32_t bal = off >= O_TDBAL && off <= O_TDT ? O_TDBAL : O_RDBAL;
-    uint32_t r[5], w[5], i;
-    Ring was, now;
-
-    if (h->twin) {
-        return;
-    }
-    if (!(off >= O_RDBAL && off <= O_RDT) &&
-        !(off >= O_TDBAL && off <= O_TDT)) {
-        off = ~0u;          /* nothing changes: post what the registers say */
-    }
-    for (i = 0; i < 5; i++) {
-        uint32_t o = ring_reg(bal, i);
-
-        w[i] = shadow_reg(h, o);
-        r[i] = o == off ? val : w[i];
-    }
-    was = ring_of(w);
-    now = ring_of(r);
-    post_ring(h, bal == O_TDBAL, &was, &now);
-    if (off == ~0u && bal == O_RDBAL) {
-        shadow_post(h, O_TDBAL, shadow_reg(h, O_TDBAL));
-    }
 }
 
 /* §10.2.5.1: RCTL.BSIZE/BSEX, or FLXBUF in KB when nonzero. */
@@ -246,7 +116,7 @@ static void rx_read(Harness *h, uint32_t unit, const uint8_t *d, bool pair,
                     bool sure)
 {
     Unit *u = &h->units[unit];
-    uint32_t ps = shadow_reg(h, O_PSRCTL);
+    uint32_t ps = shadow_reg(h, R_PSRCTL);
     bool first = !(u->rx_fetched && u->rx_posted);
     unsigned i;
 
@@ -274,7 +144,7 @@ static void rx_read(Harness *h, uint32_t unit, const uint8_t *d, bool pair,
             arm(h, unit + 1);
         }
     } else {
-        add_buffer(u, le64(d), rx_bsize(shadow_reg(h, O_RCTL)), PS_NONE);
+        add_buffer(u, le64(d), rx_bsize(shadow_reg(h, R_RCTL)), PS_NONE);
     }
     if (first) {
         u->first = u->nbufs;
@@ -294,7 +164,7 @@ static bool tx_fetch_here(Harness *h, uint64_t addr)
     if (h->read_len != 16) {
         return false;
     }
-    g = ring_at(h, O_TDBAL);
+    g = ring_at(h, R_TDBAL);
     return g.n && g.head != g.tail && addr == g.base + g.head * 16ull;
 }
 
@@ -308,7 +178,7 @@ static void note_fetch(Harness *h, uint64_t addr, const uint8_t *d,
                        size_t len)
 {
     /* RCTL.DTYP (11:10) = 01: packet-split, 32-byte descriptors */
-    bool split = ((shadow_reg(h, O_RCTL) >> 10) & 3) == 1;
+    bool split = ((shadow_reg(h, R_RCTL) >> 10) & 3) == 1;
     size_t off;
 
     if (addr % 16 || len % 16 || !len || addr >= GUEST_MEM) {
@@ -318,13 +188,13 @@ static void note_fetch(Harness *h, uint64_t addr, const uint8_t *d,
         uint64_t a = addr + off;
         bool pair = split && len - off >= 32;
 
-        if (len == 32 || in_ring(h, a, O_RDBAL)) {
+        if (len == 32 || in_ring(h, a, R_RDBAL)) {
             rx_read(h, a / 16, d + off, pair, !tx_fetch_here(h, a));
         }
-        if (in_ring(h, a, O_TDBAL)) {
+        if (in_ring(h, a, R_TDBAL)) {
             h->units[a / 16].tx_fetched = true;
         }
-        if (pair && (len == 32 || in_ring(h, a, O_RDBAL))) {
+        if (pair && (len == 32 || in_ring(h, a, R_RDBAL))) {
             off += 16;
         }
     }
@@ -347,8 +217,8 @@ typedef enum BufferHit {
  */
 static BufferHit in_buffer(Harness *h, uint64_t addr, size_t len)
 {
-    uint32_t bs = rx_bsize(shadow_reg(h, O_RCTL));
-    uint32_t ps = shadow_reg(h, O_PSRCTL);
+    uint32_t bs = rx_bsize(shadow_reg(h, R_RCTL));
+    uint32_t ps = shadow_reg(h, R_PSRCTL);
     BufferHit hit = HIT_NONE;
     unsigned i, b;
 
@@ -429,7 +299,7 @@ static bool rx_units(Harness *h, uint64_t addr, size_t len)
         Unit *u = &h->units[(addr + off) / 16];
 
         if (!u->rx_fetched && !u->rx_done &&
-            !in_ring(h, addr + off, O_RDBAL)) {
+            !in_ring(h, addr + off, R_RDBAL)) {
             return false;
         }
     }
@@ -464,7 +334,7 @@ static uint32_t head_distance(Harness *h, uint32_t bal, uint64_t addr)
  */
 static bool tx_writes_here(Harness *h, uint64_t addr)
 {
-    return head_distance(h, O_RDBAL, addr) > HEAD_WINDOW;
+    return head_distance(h, R_RDBAL, addr) > HEAD_WINDOW;
 }
 
 /*
@@ -477,10 +347,10 @@ static bool tx_writes_here(Harness *h, uint64_t addr)
  */
 static bool rx_out_of_order(Harness *h, uint64_t addr)
 {
-    Ring g = ring_at(h, O_RDBAL);
+    Ring g = ring_at(h, R_RDBAL);
     uint32_t i = ring_index(&g, addr), j;
 
-    if (((shadow_reg(h, O_RCTL) >> 10) & 3) == 1 || i == ~0u ||
+    if (((shadow_reg(h, R_RCTL) >> 10) & 3) == 1 || i == ~0u ||
         (i + g.n - g.head) % g.n > HEAD_WINDOW) {
         return false;
     }
@@ -506,7 +376,7 @@ static bool rx_out_of_order(Harness *h, uint64_t addr)
  */
 static void note_fill(Harness *h)
 {
-    Ring g = ring_at(h, O_RDBAL);
+    Ring g = ring_at(h, R_RDBAL);
     uint64_t a = g.n ? g.base + g.head * 16ull : GUEST_MEM;
 
     if (a < GUEST_MEM) {
@@ -629,19 +499,19 @@ int shadow_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
     if (h->trace) {
         fprintf(stderr, "dma read  0x%05llx+%zu RDH %u RDT %u TDH %u TDT %u "
                 "RCTL 0x%08x\n",
-                (unsigned long long)addr, len, shadow_reg(h, O_RDH),
-                shadow_reg(h, O_RDT), shadow_reg(h, O_TDH),
-                shadow_reg(h, O_TDT), shadow_reg(h, O_RCTL));
+                (unsigned long long)addr, len, shadow_reg(h, R_RDH),
+                shadow_reg(h, R_RDT), shadow_reg(h, R_TDH),
+                shadow_reg(h, R_TDT), shadow_reg(h, R_RCTL));
     }
     /*
-     * The Rx descriptor cache fetches several descriptors in one read
-     * (issue 10): each one is a fetch of its own.
+     * The Rx descriptor cache fetches several descriptors in one read:
+     * each one is a fetch of its own.
      */
     {
-        size_t dsz = (shadow_reg(h, O_RCTL) & 0xc00) == 0x400 ? 32 : 16;
+        size_t dsz = (shadow_reg(h, R_RCTL) & 0xc00) == 0x400 ? 32 : 16;
         size_t at;
 
-        if (len > dsz && len % dsz == 0 && in_ring(h, addr, O_RDBAL)) {
+        if (len > dsz && len % dsz == 0 && in_ring(h, addr, R_RDBAL)) {
             for (at = 0; at < len; at += dsz) {
                 note_fetch(h, addr + at, (const uint8_t *)buf + at, dsz);
             }

@@ -32,33 +32,13 @@
 #include <stdint.h>
 
 #include "core.h"
+#include "regs-82574l.h"
 
 #define GUEST_MEM       (256u << 10)
 #define UNITS           (GUEST_MEM / 16)
 #define BAR0_DMA        0x100000ull
 #define BAR0_BYTES      0x20000u
 #define MAX_FRAMES      256     /* per input: keeps one run short */
-
-/* Register offsets (82574L datasheet §10.2), written out here. */
-#define O_CTRL      0x00000
-#define O_RCTL      0x00100
-#define O_PSRCTL    0x02170
-#define O_RDBAL     0x02800
-#define O_RDBAH     0x02804
-#define O_RDLEN     0x02808
-#define O_RDH       0x02810
-#define O_RDT       0x02818
-#define O_TDBAL     0x03800
-#define O_TDBAH     0x03804
-#define O_TDLEN     0x03808
-#define O_TDH       0x03810
-#define O_TDT       0x03818
-#define O_STATS     0x04000
-#define O_STATS_END 0x04100
-#define O_MPC       0x04010
-#define O_GPRC      0x04074
-#define O_RUC       0x040a4
-#define O_ROC       0x040ac
 
 /* Buffers remembered per unit: four packet-split reads' worth */
 #define UNIT_BUFS       16
@@ -96,7 +76,7 @@ typedef struct Harness {
     E1000EPPIrqMode mode;
     uint32_t *armed;         /* units with an Rx read outstanding */
     unsigned narmed;
-    uint32_t stats[(O_STATS_END - O_STATS) / 4];
+    uint32_t stats[(R_STATS_END - R_STATS) / 4];
     E1000EPPRxCounters rxstat;
     unsigned queued;
     unsigned frames;         /* offered so far in this run */
@@ -113,6 +93,23 @@ typedef struct Harness {
     uint64_t out;            /* the outputs since the load, hashed */
     uint64_t nout;           /* how many */
 } Harness;
+
+/* A ring as its registers describe it: base, units, head, tail */
+typedef struct Ring {
+    uint64_t base;
+    uint32_t n, head, tail;
+} Ring;
+
+/* fuzz-ring.c: the ring at bal as the registers now describe it */
+Ring ring_at(Harness *h, uint32_t bal);
+/* The unit index of addr in ring g, or ~0u if it is not in it */
+uint32_t ring_index(const Ring *g, uint64_t addr);
+/* Is addr inside the ring at bal as its registers now describe it? */
+bool in_ring(Harness *h, uint64_t addr, uint32_t bal);
+
+/* fuzz-platform.c: the core's callbacks, and the virtual clock */
+extern const E1000EPPPlatform harness_platform;
+void harness_step_time(Harness *h, int64_t ns);
 
 /* Report a broken invariant and abort (libFuzzer keeps the input). */
 void shadow_violation(const char *what, unsigned long long a,

@@ -62,14 +62,14 @@ void shadow_snapshot(Harness *h)
     if (h->twin) {
         return;
     }
-    memcpy(h->stats, &h->core->arch.regs[O_STATS / 4], sizeof(h->stats));
+    memcpy(h->stats, &h->core->arch.regs[R_STATS / 4], sizeof(h->stats));
     h->rxstat = h->core->obs.rxstat;
     h->queued = h->core->arch.pktbuf.count;
 }
 
 static uint32_t stat_delta(Harness *h, uint32_t off)
 {
-    return h->core->arch.regs[off / 4] - h->stats[(off - O_STATS) / 4];
+    return h->core->arch.regs[off / 4] - h->stats[(off - R_STATS) / 4];
 }
 
 /*
@@ -89,9 +89,9 @@ void shadow_check_stats(Harness *h)
     }
 
     for (i = 0; i < sizeof(h->stats) / 4; i++) {
-        if (h->core->arch.regs[O_STATS / 4 + i] < h->stats[i]) {
+        if (h->core->arch.regs[R_STATS / 4 + i] < h->stats[i]) {
             shadow_violation("a statistics register moved backwards",
-                             O_STATS + 4 * i, h->stats[i]);
+                             R_STATS + 4 * i, h->stats[i]);
         }
         saturated |= h->stats[i] == 0xffffffffu;
     }
@@ -103,26 +103,26 @@ void shadow_check_stats(Harness *h)
         shadow_violation("frames offered and their fates disagree",
                          now->offered, bucket_sum(now, queued));
     }
-    if (stat_delta(h, O_MPC) != now->missed - was->missed) {
+    if (stat_delta(h, R_MPC) != now->missed - was->missed) {
         shadow_violation("MPC and the missed frames disagree",
-                         stat_delta(h, O_MPC), now->missed - was->missed);
+                         stat_delta(h, R_MPC), now->missed - was->missed);
     }
     /* ROC also counts the long frames RCTL.SBP stores. */
-    if (stat_delta(h, O_ROC) != now->oversize - was->oversize +
+    if (stat_delta(h, R_ROC) != now->oversize - was->oversize +
         now->long_stored - was->long_stored ||
-        stat_delta(h, O_RUC) != now->undersize - was->undersize) {
+        stat_delta(h, R_RUC) != now->undersize - was->undersize) {
         shadow_violation("ROC/RUC and the length drops disagree",
-                         stat_delta(h, O_ROC), stat_delta(h, O_RUC));
+                         stat_delta(h, R_ROC), stat_delta(h, R_RUC));
     }
     /*
      * GPRC counts the frames taken in, except the long ones RCTL.SBP let
      * in (those may still have been missed, so only a bound holds).
      */
-    if (stat_delta(h, O_GPRC) > (now->offered - refused(now)) -
+    if (stat_delta(h, R_GPRC) > (now->offered - refused(now)) -
                                 (was->offered - refused(was)) ||
-        stat_delta(h, O_GPRC) + now->long_stored - was->long_stored <
+        stat_delta(h, R_GPRC) + now->long_stored - was->long_stored <
         (now->offered - refused(now)) - (was->offered - refused(was))) {
         shadow_violation("GPRC and the frames taken in disagree",
-                         stat_delta(h, O_GPRC), now->offered - was->offered);
+                         stat_delta(h, R_GPRC), now->offered - was->offered);
     }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Write the fuzzer's seed corpus: realistic driver sequences in the input
-encoding of fuzz-core.c (its header comment).  Register offsets and bits
+encoding of fuzz-input.c (its header comment).  Register offsets and bits
 are the 82574L datasheet's (§10.2), written out here.
 
     tests/fuzz/make-seeds.py tests/fuzz/corpus
@@ -42,7 +42,7 @@ RING_BYTES = 64 * 16
 
 
 class Seq:
-    """Ops in fuzz-core.c's encoding."""
+    """Ops in fuzz-input.c's encoding."""
 
     def __init__(self):
         self.b = bytearray()

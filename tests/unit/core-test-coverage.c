@@ -1,19 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Core unit tests of situation coverage (issue 12): exact counts for
+ * Core unit tests of situation coverage: exact counts for
  * scenarios whose buffer arithmetic the datasheet fixes (§7.1.1 FCS
  * placement with RCTL.SECRC clear, §7.1.7 write-back), and the fault
  * record's frame number.
  */
 #include "core-test.h"
-
-#define RDH         0x02810
-#define RDT         0x02818
-#define RDTR        0x02820
-#define RXDCTL      0x02828
-#define RCTL        0x00100
-#define RCTL_LPE    (1u << 5)
-#define RCTL_SECRC  (1u << 26)
 
 static uint64_t sit(Fake *f, unsigned s)
 {
@@ -32,9 +24,9 @@ static void ring(Fake *f, uint32_t rctl, unsigned posted)
     wr(f, 0x05008, 1u << 15);
     wr(f, 0x02800, RX_RING);
     wr(f, 0x02808, 8 * 16);
-    wr(f, RDH, 0);
-    wr(f, RDT, posted);
-    wr(f, RCTL, rctl | 1u << 1 | 1u << 15);
+    wr(f, R_RDH, 0);
+    wr(f, R_RDT, posted);
+    wr(f, R_RCTL, rctl | 1u << 1 | 1u << 15);
 }
 
 void test_cover_fcs_straddle_and_alone(void)
@@ -77,7 +69,7 @@ void test_cover_ring_dry_split_polls_and_wb_flushes(void)
     /* WTHRESH 0: the first chunk is DD in memory before the EOP. */
     CHECK_EQ(sit(f, SIT_RING_DRY_MIDFRAME), 1);
     CHECK_EQ(sit(f, SIT_SPLIT_POLLS), 1);
-    wr(f, RDT, 7);
+    wr(f, R_RDT, 7);
     CHECK_EQ(f->core->obs.rxstat.delivered, 1);
     CHECK_EQ(sit(f, SIT_RING_DRY_MIDFRAME), 1);
     CHECK_EQ(sit(f, SIT_WB_THRESHOLD), 0);
@@ -87,8 +79,8 @@ void test_cover_ring_dry_split_polls_and_wb_flushes(void)
 
     /* WTHRESH 4, RDTR 10: two chunks held, then the timer writes them. */
     f = up_device();
-    wr(f, RXDCTL, 1u << 24 | 4u << 16);
-    wr(f, RDTR, 10);
+    wr(f, R_RXDCTL, 1u << 24 | 4u << 16);
+    wr(f, R_RDTR, 10);
     ring(f, RCTL_LPE, 2);
     CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
     CHECK_EQ(sit(f, SIT_RING_DRY_MIDFRAME), 1);
@@ -100,8 +92,8 @@ void test_cover_ring_dry_split_polls_and_wb_flushes(void)
 
     /* WTHRESH 3, RDTR 10: 5004 bytes are 3 descriptors, one burst. */
     f = up_device();
-    wr(f, RXDCTL, 1u << 24 | 3u << 16);
-    wr(f, RDTR, 10);
+    wr(f, R_RXDCTL, 1u << 24 | 3u << 16);
+    wr(f, R_RDTR, 10);
     ring(f, RCTL_LPE, 7);
     CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
     CHECK_EQ(sit(f, SIT_WB_THRESHOLD), 1);
@@ -120,17 +112,17 @@ void test_cover_dry_ring_moving_nothing_counts_nothing(void)
     uint8_t frame[60];
     Fake *f = up_device();
 
-    wr(f, RDTR, 10);
+    wr(f, R_RDTR, 10);
     ring(f, 0, 0);
     make_frame(frame, sizeof(frame), 3);
     CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
-    wr(f, RDT, 0);
+    wr(f, R_RDT, 0);
     CHECK_EQ(f->core->arch.pktbuf.count, 1);
     CHECK_EQ(sit(f, SIT_RING_DRY_MIDFRAME), 0);
     CHECK_EQ(sit(f, SIT_SPLIT_POLLS), 0);
     CHECK_EQ(sit(f, SIT_RNBC), 1);
     CHECK_EQ(f->timers[E1000E_PP_TIMER_RDTR], -1);
-    wr(f, RDT, 7);
+    wr(f, R_RDT, 7);
     CHECK_EQ(f->core->obs.rxstat.delivered, 1);
     CHECK_EQ(sit(f, SIT_RING_DRY_MIDFRAME), 0);
     /* Delivered now: RDTR runs, 10 units of 1.024 us (RDTR, §10.2.5). */
@@ -148,7 +140,7 @@ void test_cover_rnbc_and_injected_errors(void)
     ring(f, 0, 0);                          /* RDH == RDT: none posted */
     CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
     CHECK_EQ(sit(f, SIT_RNBC), 1);
-    wr(f, RDT, 7);
+    wr(f, R_RDT, 7);
     e1000e_pp_knob_rx_error(f->core, E1000E_PP_RXERR_CRC, 2);
     e1000e_pp_knob_rx_error(f->core, E1000E_PP_RXERR_SYMBOL, 1);
     for (i = 0; i < 4; i++) {
@@ -174,7 +166,7 @@ void test_cover_fault_record_names_the_frame(void)
 
     ring(f, RCTL_SECRC, 0);
     put64(f->mem + RX_RING + 16, FAKE_MEM_BYTES + 0x2000);
-    wr(f, RDT, 7);
+    wr(f, R_RDT, 7);
     make_frame(frame, sizeof(frame), 1);
     CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
     CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));

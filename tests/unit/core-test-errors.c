@@ -7,19 +7,6 @@
  */
 #include "core-test.h"
 
-#define RCTL_SBP        (1u << 2)
-#define RCTL_LPE        (1u << 5)
-#define RCTL_SECRC      (1u << 26)
-
-/* Statistics (§10.2.7) */
-#define CRCERRS_REG     0x04000
-#define SYMERRS_REG     0x04008
-#define RXERRC_REG      0x0400c
-#define RLEC_REG        0x04040
-#define GPRC_REG        0x04074
-#define ROC_REG         0x040ac
-#define TPR_REG         0x040d0
-
 static uint32_t ext_staterr(Fake *f, unsigned i)
 {
     return le32(f->mem + RX_RING + 16 * i + 8);
@@ -32,9 +19,9 @@ void test_rx_error_dropped_without_sbp_counts_each_kind(void)
         E1000EPPRxErr kind;
         uint32_t stat;
     } kinds[] = {
-        { E1000E_PP_RXERR_CRC, CRCERRS_REG },
-        { E1000E_PP_RXERR_SYMBOL, SYMERRS_REG },
-        { E1000E_PP_RXERR_DATA, RXERRC_REG },
+        { E1000E_PP_RXERR_CRC, R_CRCERRS },
+        { E1000E_PP_RXERR_SYMBOL, R_SYMERRS },
+        { E1000E_PP_RXERR_DATA, R_RXERRC },
     };
     uint8_t frame[100];
     unsigned k;
@@ -49,15 +36,15 @@ void test_rx_error_dropped_without_sbp_counts_each_kind(void)
         CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
         CHECK_EQ(e1000e_pp_rx_error_pending(f->core, kinds[k].kind), 0);
         CHECK_EQ(rd(f, kinds[k].stat), 1);
-        CHECK_EQ(rd(f, TPR_REG), 1);                /* TPR: every frame */
-        CHECK_EQ(rd(f, GPRC_REG), 0);               /* not a good one */
+        CHECK_EQ(rd(f, R_TPR), 1);                /* TPR: every frame */
+        CHECK_EQ(rd(f, R_GPRC), 0);               /* not a good one */
         CHECK_EQ(rd(f, 0x02810), 0);                /* RDH: nothing */
         CHECK_EQ(f->core->obs.rxstat.errored, 1);
         CHECK_EQ(f->core->obs.rxstat.delivered, 0);
         /* The next frame is clean again. */
         CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
         CHECK_EQ(ext_staterr(f, 0) & 0xff000003, 3);  /* DD EOP, no error */
-        CHECK_EQ(rd(f, GPRC_REG), 1);
+        CHECK_EQ(rd(f, R_GPRC), 1);
         fake_free(f);
     }
 }
@@ -70,9 +57,9 @@ void test_rx_error_stored_with_sbp_carries_its_bit(void)
         uint8_t err;
         uint32_t stat;
     } kinds[] = {
-        { E1000E_PP_RXERR_CRC, 0x01, CRCERRS_REG },
-        { E1000E_PP_RXERR_SYMBOL, 0x02, SYMERRS_REG },
-        { E1000E_PP_RXERR_DATA, 0x80, RXERRC_REG },
+        { E1000E_PP_RXERR_CRC, 0x01, R_CRCERRS },
+        { E1000E_PP_RXERR_SYMBOL, 0x02, R_SYMERRS },
+        { E1000E_PP_RXERR_DATA, 0x80, R_RXERRC },
     };
     uint8_t frame[100];
     unsigned k, legacy;
@@ -101,7 +88,7 @@ void test_rx_error_stored_with_sbp_carries_its_bit(void)
             CHECK_EQ(le32(f->mem + RX_BUF(0) + 100),
                      kinds[k].err == 0x01 ? ~fcs : fcs);
             CHECK_EQ(rd(f, kinds[k].stat), 1);
-            CHECK_EQ(rd(f, GPRC_REG), 0);
+            CHECK_EQ(rd(f, R_GPRC), 0);
             CHECK_EQ(f->core->obs.rxstat.delivered, 1);
             CHECK_EQ(f->core->obs.rxstat.errored, 0);
             fake_free(f);
@@ -128,9 +115,9 @@ void test_rx_error_injection_marks_the_next_n_frames_in_order(void)
     CHECK_EQ(ext_staterr(f, 2) >> 24, 0x80);
     CHECK_EQ(ext_staterr(f, 3) >> 24, 0);
     CHECK_EQ(le16(f->mem + RX_RING + 12), 80);      /* SECRC: no FCS */
-    CHECK_EQ(rd(f, CRCERRS_REG), 1);
-    CHECK_EQ(rd(f, RXERRC_REG), 2);
-    CHECK_EQ(rd(f, GPRC_REG), 1);
+    CHECK_EQ(rd(f, R_CRCERRS), 1);
+    CHECK_EQ(rd(f, R_RXERRC), 2);
+    CHECK_EQ(rd(f, R_GPRC), 1);
     /* Writing 0 cancels what is pending. */
     e1000e_pp_knob_rx_error(f->core, E1000E_PP_RXERR_SYMBOL, 5);
     e1000e_pp_knob_rx_error(f->core, E1000E_PP_RXERR_SYMBOL, 0);
@@ -158,9 +145,9 @@ void test_rx_oversize_injection_roc_drop_or_store_with_sbp(void)
         rx_ring(f, 8, sbp ? RCTL_SBP : 0, 1);
         e1000e_pp_knob_rx_error(f->core, E1000E_PP_RXERR_OVERSIZE, 1);
         CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
-        CHECK_EQ(rd(f, ROC_REG), 1);
-        CHECK_EQ(rd(f, RLEC_REG), 1);
-        CHECK_EQ(rd(f, GPRC_REG), 0);
+        CHECK_EQ(rd(f, R_ROC), 1);
+        CHECK_EQ(rd(f, R_RLEC), 1);
+        CHECK_EQ(rd(f, R_GPRC), 0);
         if (!sbp) {
             CHECK_EQ(rd(f, 0x02810), 0);
             CHECK_EQ(f->core->obs.rxstat.oversize, 1);
@@ -189,7 +176,7 @@ void test_rx_sbp_stores_long_frames_up_to_16k(void)
     CHECK_EQ(ext_staterr(f, 0), 3);
     make_frame(frame, 16381, 6);                    /* 16385 with FCS */
     CHECK(e1000e_pp_receive(f->core, frame, 16381));
-    CHECK_EQ(rd(f, ROC_REG), 2);
+    CHECK_EQ(rd(f, R_ROC), 2);
     CHECK_EQ(f->core->obs.rxstat.delivered, 1);
     CHECK_EQ(f->core->obs.rxstat.oversize, 1);
     CHECK_EQ(f->core->obs.rxstat.long_stored, 1);
@@ -206,12 +193,12 @@ void test_rx_roc_counts_only_frames_passing_the_filters(void)
     make_frame(frame, sizeof(frame), 7);
     frame[5] = 0x99;                                /* not our address */
     CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
-    CHECK_EQ(rd(f, ROC_REG), 0);
+    CHECK_EQ(rd(f, R_ROC), 0);
     CHECK_EQ(f->core->obs.rxstat.filtered, 1);
     frame[5] = 0x56;                                /* ours */
     CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
-    CHECK_EQ(rd(f, ROC_REG), 1);
+    CHECK_EQ(rd(f, R_ROC), 1);
     CHECK_EQ(f->core->obs.rxstat.oversize, 1);
-    CHECK_EQ(rd(f, TPR_REG), 2);
+    CHECK_EQ(rd(f, R_TPR), 2);
     fake_free(f);
 }

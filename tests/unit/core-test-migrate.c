@@ -1,17 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Core unit tests of migration (issue 25): a device saved with a frame
+ * Core unit tests of migration: a device saved with a frame
  * part-moved into the ring, loaded into a fresh core, finishes the frame
  * exactly as the original does; a loaded state that would index, bound
  * or size anything wrongly is refused, the error naming the field.
  */
 #include "core-test.h"
-
-#define RDH         0x02810
-#define RDT         0x02818
-#define RDTR        0x02820
-#define RCTL        0x00100
-#define RCTL_LPE    (1u << 5)
 
 /* Extended descriptors, 2 KB buffers, 8 in the ring, "posted" handed over. */
 static void ring_posted(Fake *f, unsigned posted)
@@ -25,9 +19,9 @@ static void ring_posted(Fake *f, unsigned posted)
     wr(f, 0x05008, 1u << 15);                       /* RFCTL.EXTEN */
     wr(f, 0x02800, RX_RING);                        /* RDBAL */
     wr(f, 0x02808, 8 * 16);                         /* RDLEN */
-    wr(f, RDH, 0);
-    wr(f, RDT, posted);
-    wr(f, RCTL, RCTL_LPE | 1u << 1 | 1u << 15);     /* LPE EN BAM */
+    wr(f, R_RDH, 0);
+    wr(f, R_RDT, posted);
+    wr(f, R_RCTL, RCTL_LPE | 1u << 1 | 1u << 15);   /* LPE EN BAM */
 }
 
 /*
@@ -63,8 +57,8 @@ void test_migrate_mid_frame_completes_the_frame_identically(void)
         return;
     }
     /* When the driver posts the rest, both finish both frames. */
-    wr(f, RDT, 7);
-    wr(g, RDT, 7);
+    wr(f, R_RDT, 7);
+    wr(g, R_RDT, 7);
     fake_step(f, MS);
     fake_step(g, MS);
     CHECK(fake_same(f, g));
@@ -78,7 +72,7 @@ void test_migrate_mid_frame_completes_the_frame_identically(void)
     CHECK(memcmp(g->mem + RX_BUF(3), small, 300) == 0);
     CHECK_EQ(le32(g->mem + RX_BUF(3) + 300), ref_crc32(small, 300));
     CHECK_EQ(le16(g->mem + RX_RING + 48 + 12), 304);
-    CHECK_EQ(rd(g, RDH), 4);
+    CHECK_EQ(rd(g, R_RDH), 4);
     fake_free(g);
     fake_free(f);
 }
@@ -90,7 +84,7 @@ void test_migrate_pending_delay_timer_fires_at_its_deadline(void)
     char err[160] = "";
 
     ring_posted(f, 7);
-    wr(f, RDTR, 100);                       /* 100 x 1.024 us */
+    wr(f, R_RDTR, 100);                     /* 100 x 1.024 us */
     make_frame(frame, sizeof(frame), 9);
     e1000e_pp_receive(f->core, frame, sizeof(frame));
     fake_step(f, 50 * 1024);
@@ -188,7 +182,7 @@ static void bad_pktbuf_used(E1000EPPCore *c)
 
 static void bad_rdt(E1000EPPCore *c)
 {
-    c->arch.regs[RDT >> 2] = 0x10000;
+    c->arch.regs[R_RDT >> 2] = 0x10000;
 }
 
 static void bad_tdh(E1000EPPCore *c)
@@ -205,7 +199,7 @@ static void bad_rxcache_ring(E1000EPPCore *c)
 {
     c->arch.rxcache.count = 1;
     c->arch.rxcache.dsz = 16;
-    c->arch.regs[RDH >> 2] = 8;             /* a ring of 8 units */
+    c->arch.regs[R_RDH >> 2] = 8;           /* a ring of 8 units */
 }
 
 static void bad_rxwb_count(E1000EPPCore *c)

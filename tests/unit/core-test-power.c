@@ -7,24 +7,6 @@
 
 #include "core-test.h"
 
-#define R_CTRL      0x00000
-#define R_CTRL_DUP  0x00004
-#define R_STATUS    0x00008
-#define R_RXDCTL1   0x02928
-#define R_ICR       0x000c0
-#define R_ICS       0x000c8
-#define R_IMS       0x000d0
-#define R_IMC       0x000d8
-#define R_PBA       0x01000
-#define R_PBS       0x01008
-#define R_RDBAL     0x02800
-#define R_RDTR      0x02820
-#define R_MPC       0x04010
-#define R_TXDCTL1   0x03928
-#define ICR_LSC     0x04
-#define CTRL_SLU    (1u << 6)
-#define CTRL_RST    (1u << 26)
-
 void test_d3hot_answers_all_ones_and_d0_resets(void)
 {
     Fake *f = up_device();

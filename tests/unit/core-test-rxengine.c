@@ -1,23 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Core unit tests, the receive engine's second round (issue 10): the
- * descriptor cache, buffer-by-buffer moves and partial frames, posted
- * data writes and the DMA fault list, null descriptors, the legacy packet
- * checksum on the first descriptor, HDR_STATUS.HS, and the per-slot
- * buffer-address counters.
+ * Core unit tests of the receive engine: the descriptor cache,
+ * buffer-by-buffer moves and partial frames, posted data writes and the
+ * DMA fault list, null descriptors, the legacy packet checksum on the
+ * first descriptor, HDR_STATUS.HS, and the per-slot buffer-address
+ * counters.
  */
 #include "core-test.h"
-
-#define RDH         0x02810
-#define RDT         0x02818
-#define RDBAL       0x02800
-#define RDTR        0x02820
-#define RXDCTL      0x02828
-#define RCTL        0x00100
-#define PSRCTL      0x02170
-#define RNBC        0x040a0
-#define RCTL_LPE    (1u << 5)
-#define RCTL_SECRC  (1u << 26)
 
 /* rx_ring with only "posted" descriptors handed over before RCTL.EN. */
 static void rx_ring_posted(Fake *f, unsigned n, uint32_t rctl, int extended,
@@ -30,11 +19,11 @@ static void rx_ring_posted(Fake *f, unsigned n, uint32_t rctl, int extended,
         put64(f->mem + RX_RING + 16 * i, RX_BUF(i));
     }
     wr(f, 0x05008, extended ? 1u << 15 : 0);
-    wr(f, RDBAL, RX_RING);
+    wr(f, R_RDBAL, RX_RING);
     wr(f, 0x02808, n * 16);
-    wr(f, RDH, 0);
-    wr(f, RDT, posted);
-    wr(f, RCTL, rctl | 1u << 1 | 1u << 15);
+    wr(f, R_RDH, 0);
+    wr(f, R_RDT, posted);
+    wr(f, R_RCTL, rctl | 1u << 1 | 1u << 15);
 }
 
 /* Legacy status byte and extended status dword of descriptor i. */
@@ -81,15 +70,15 @@ void test_rx_ring_dry_part_way_resumes_after_rdt(void)
     CHECK_EQ(ext_status(f, 0) & 3, 1);
     CHECK_EQ(le16(f->mem + RX_RING + 12), 2048);
     CHECK_EQ(ext_status(f, 1), 0);
-    CHECK_EQ(rd(f, RDH), 1);
-    CHECK_EQ(rd(f, RNBC), 0);                       /* RDH != RDT */
+    CHECK_EQ(rd(f, R_RDH), 1);
+    CHECK_EQ(rd(f, R_RNBC), 0);                     /* RDH != RDT */
     CHECK_EQ(f->core->arch.pktbuf.count, 1);
     CHECK_EQ(f->core->obs.rxstat.delivered, 0);
     /* Each RDT write lets the next chunk out. */
-    wr(f, RDT, 2);
+    wr(f, R_RDT, 2);
     CHECK_EQ(ext_status(f, 1) & 3, 1);
     CHECK_EQ(f->core->obs.rxstat.delivered, 0);
-    wr(f, RDT, 3);
+    wr(f, R_RDT, 3);
     CHECK_EQ(ext_status(f, 2) & 3, 3);
     CHECK_EQ(le16(f->mem + RX_RING + 32 + 12), 908);
     CHECK(memcmp(f->mem + RX_BUF(0), frame, 2048) == 0);
@@ -127,7 +116,7 @@ void test_rx_fetch_limit_puts_dry_point_at_each_chunk(void)
         }
         /* Every RDT write (the same value) fetches k more. */
         while (!(ext_status(f, 4) & 2) && writes < 5) {
-            wr(f, RDT, 7);
+            wr(f, R_RDT, 7);
             writes++;
         }
         CHECK_EQ(writes, rdt_writes[k]);
@@ -145,13 +134,13 @@ void test_rx_partial_writeback_flushed_by_rdtr(void)
     Fake *f = up_device();
     static uint8_t frame[5000];
 
-    wr(f, RXDCTL, 1u << 24 | 4u << 16);
-    wr(f, RDTR, 10);
+    wr(f, R_RXDCTL, 1u << 24 | 4u << 16);
+    wr(f, R_RDTR, 10);
     rx_ring_posted(f, 8, RCTL_LPE, 1, 2);
     make_frame(frame, sizeof(frame), 4);
     rd(f, 0x000c0);
     CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
-    CHECK_EQ(rd(f, RDH), 2);
+    CHECK_EQ(rd(f, R_RDH), 2);
     CHECK_EQ(ext_status(f, 0), 0);                  /* held by WTHRESH */
     fake_step(f, 10 * 1024);
     CHECK_EQ(ext_status(f, 0) & 3, 1);              /* DD, no EOP */
@@ -168,10 +157,10 @@ void test_rx_null_descriptor_gets_dd_and_no_data(void)
 
     /* Descriptor 0 has buffer address 0 (legacy, FCS kept: 64 bytes) */
     rx_ring(f, 8, 0, 0);
-    wr(f, RCTL, 0);
+    wr(f, R_RCTL, 0);
     put64(f->mem + RX_RING, 0);
     f->mem[RX_RING + 8] = 0x5a;                     /* driver's length */
-    wr(f, RCTL, 1u << 1 | 1u << 15);
+    wr(f, R_RCTL, 1u << 1 | 1u << 15);
     make_frame(frame, sizeof(frame), 5);
     CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
     /* §7.1.7.2: DD set in the status byte, every other bit unchanged */
@@ -198,15 +187,15 @@ void test_rx_failed_data_write_is_posted_and_listed(void)
 
     /* Descriptor 0 points outside guest memory before RCTL.EN fetches */
     rx_ring(f, 8, RCTL_SECRC, 1);
-    wr(f, RCTL, 0);
+    wr(f, R_RCTL, 0);
     put64(f->mem + RX_RING, FAKE_MEM_BYTES + 0x1000);
-    wr(f, RCTL, 1u << 1 | 1u << 15 | RCTL_SECRC);
+    wr(f, R_RCTL, 1u << 1 | 1u << 15 | RCTL_SECRC);
     make_frame(frame, sizeof(frame), 1);
     CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
     /* The write is lost; the descriptor is still written back. */
     CHECK_EQ(ext_status(f, 0) & 3, 3);
     CHECK_EQ(le16(f->mem + RX_RING + 12), 60);
-    CHECK_EQ(rd(f, RDH), 1);
+    CHECK_EQ(rd(f, R_RDH), 1);
     CHECK_EQ(f->core->obs.rxstat.delivered, 1);
     CHECK_EQ(f->core->obs.nfaults, 1);
     CHECK(!strcmp(f->core->obs.faults[0].what, "rx-data"));
@@ -231,18 +220,18 @@ void test_rx_failed_descriptor_fetch_waits_and_retries(void)
 
     /* The ring base outside guest memory: the fetch gets no completion */
     rx_ring(f, 8, RCTL_SECRC, 1);
-    wr(f, RDBAL, FAKE_MEM_BYTES);
-    wr(f, RDT, 7);
+    wr(f, R_RDBAL, FAKE_MEM_BYTES);
+    wr(f, R_RDT, 7);
     CHECK_EQ(f->core->obs.nfaults, 1);
     CHECK(!strcmp(f->core->obs.faults[0].what, "rx-desc-fetch"));
     CHECK(!f->core->obs.faults[0].write);
     make_frame(frame, sizeof(frame), 2);
     CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
-    CHECK_EQ(rd(f, RDH), 0);
+    CHECK_EQ(rd(f, R_RDH), 0);
     CHECK_EQ(f->core->arch.pktbuf.count, 1);
     /* The driver fixes the base: the next fetch point delivers it. */
-    wr(f, RDBAL, RX_RING);
-    wr(f, RDT, 7);
+    wr(f, R_RDBAL, RX_RING);
+    wr(f, R_RDT, 7);
     CHECK_EQ(f->core->obs.rxstat.delivered, 1);
     CHECK(memcmp(f->mem + RX_BUF(0), frame, sizeof(frame)) == 0);
     fake_free(f);
@@ -276,13 +265,13 @@ void test_rx_split_no_hs_when_buffer0_takes_nothing(void)
         memset(f->mem + RX_RING + 32 * i, 0, 32);
         put64(f->mem + RX_RING + 32 * i + 8, RX_BUF(i));
     }
-    wr(f, PSRCTL, 2u << 8);
+    wr(f, R_PSRCTL, 2u << 8);
     wr(f, 0x05008, 1u << 15);
-    wr(f, RDBAL, RX_RING);
+    wr(f, R_RDBAL, RX_RING);
     wr(f, 0x02808, 8 * 32);
-    wr(f, RDH, 0);
-    wr(f, RDT, 14);
-    wr(f, RCTL, 1u << 1 | 1u << 15 | RCTL_SECRC | 1u << 10);
+    wr(f, R_RDH, 0);
+    wr(f, R_RDT, 14);
+    wr(f, R_RCTL, 1u << 1 | 1u << 15 | RCTL_SECRC | 1u << 10);
     make_frame(frame, sizeof(frame), 7);
     CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
     CHECK_EQ(le32(f->mem + RX_RING + 8) & 3, 3);
@@ -300,9 +289,9 @@ void test_rx_buffer_addresses_new_and_reposted(void)
 
     /* Slots 0-3 posted: four new addresses */
     rx_ring(f, 8, RCTL_SECRC, 1);
-    wr(f, RDBAL, RX_RING);                          /* ring set anew */
-    wr(f, RDH, 0);
-    wr(f, RDT, 4);
+    wr(f, R_RDBAL, RX_RING);                        /* ring set anew */
+    wr(f, R_RDH, 0);
+    wr(f, R_RDT, 4);
     CHECK_EQ(f->core->obs.rxslots.buf_new, 4);
     CHECK_EQ(f->core->obs.rxslots.buf_reposted, 0);
     make_frame(frame, sizeof(frame), 1);
@@ -314,7 +303,7 @@ void test_rx_buffer_addresses_new_and_reposted(void)
         memset(f->mem + RX_RING + 16 * i, 0, 16);
         put64(f->mem + RX_RING + 16 * i, RX_BUF(i));
     }
-    wr(f, RDT, 3);
+    wr(f, R_RDT, 3);
     CHECK_EQ(f->core->obs.rxslots.buf_new, 8);
     CHECK_EQ(f->core->obs.rxslots.buf_reposted, 3);
     /* Slot 3 with another buffer: new */
@@ -323,7 +312,7 @@ void test_rx_buffer_addresses_new_and_reposted(void)
     for (i = 0; i < 7; i++) {
         CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
     }
-    wr(f, RDT, 4);
+    wr(f, R_RDT, 4);
     CHECK_EQ(f->core->obs.rxslots.buf_new, 9);
     CHECK_EQ(f->core->obs.rxslots.buf_reposted, 3);
     fake_free(f);
@@ -345,7 +334,7 @@ static void check_legacy_chunks(uint32_t rctl, size_t len,
     rx_ring(f, 8, rctl | RCTL_LPE | RCTL_SECRC, 0);
     make_frame(frame, len, 6);
     CHECK(e1000e_pp_receive(f->core, frame, len));
-    CHECK_EQ(rd(f, RDH), n);
+    CHECK_EQ(rd(f, R_RDH), n);
     for (i = 0; i < n; i++) {
         const uint8_t *d = f->mem + RX_RING + 16 * i;
 
@@ -391,7 +380,7 @@ void test_rx_reserved_buffer_size_is_2048_and_logged(void)
     CHECK(f->logs >= 1);
     CHECK_EQ(f->last_log_kind, E1000E_PP_LOG_GUEST_ERROR);
     CHECK(strstr(f->last_log, "reserved buffer size, using 2048") != NULL);
-    CHECK_EQ(rd(f, RDH), 2);
+    CHECK_EQ(rd(f, R_RDH), 2);
     CHECK_EQ(le16(f->mem + RX_RING + 8), 2048);
     CHECK_EQ(le16(f->mem + RX_RING + 16 + 8), 952);
     CHECK(memcmp(f->mem + RX_BUF(0), frame, 2048) == 0);

@@ -6,21 +6,6 @@
  */
 #include "core-test.h"
 
-#define SYSTIML         0x0b600
-#define SYSTIMH         0x0b604
-#define TIMINCA         0x0b608
-#define TSYNCTXCTL      0x0b614
-#define TXSTMPL         0x0b618
-#define TXSTMPH         0x0b61c
-#define TSYNCRXCTL      0x0b620
-#define RXSTMPL         0x0b624
-#define RXSTMPH         0x0b628
-#define RXSATRL         0x0b62c
-#define RXSATRH         0x0b630
-#define RXMTRL          0x0b634
-#define RXUDP           0x0b638
-#define ERT             0x02008
-
 /*
  * Linux e1000e_get_base_timinca for the 82574: a stable 25 MHz clock,
  * INCPERIOD 1 and INCVALUE 40 << 18 (so SYSTIM counts ns << 18).
@@ -29,18 +14,18 @@
 
 static uint64_t systim(Fake *f)
 {
-    uint32_t lo = rd(f, SYSTIML);
+    uint32_t lo = rd(f, R_SYSTIML);
 
-    return (uint64_t)rd(f, SYSTIMH) << 32 | lo;
+    return (uint64_t)rd(f, R_SYSTIMH) << 32 | lo;
 }
 
 void test_systim_advances_40_ns_per_tick_at_linux_timinca(void)
 {
     Fake *f = up_device();
 
-    wr(f, TIMINCA, LINUX_82574_TIMINCA);
-    wr(f, SYSTIMH, 0);
-    wr(f, SYSTIML, 0);
+    wr(f, R_TIMINCA, LINUX_82574_TIMINCA);
+    wr(f, R_SYSTIMH, 0);
+    wr(f, R_SYSTIML, 0);
     /* 1 us is 25 ticks of 40 ns: 25 x (40 << 18) = 1000 ns << 18. */
     fake_step(f, 1000);
     CHECK_EQ(systim(f), 1000ull << 18);
@@ -67,10 +52,10 @@ void test_tx_stamp_latched_for_a_tstamp_descriptor(void)
     uint8_t *d = f->mem + TX_RING;
     unsigned i;
 
-    wr(f, TIMINCA, LINUX_82574_TIMINCA);
-    wr(f, SYSTIMH, 0);
-    wr(f, SYSTIML, 0);
-    wr(f, TSYNCTXCTL, 1u << 4);                     /* EN */
+    wr(f, R_TIMINCA, LINUX_82574_TIMINCA);
+    wr(f, R_SYSTIMH, 0);
+    wr(f, R_SYSTIML, 0);
+    wr(f, R_TSYNCTXCTL, 1u << 4);                   /* EN */
     tx_ring(f, 8);
     make_frame(frame, sizeof(frame), 1);
     memcpy(f->mem + TX_BUF, frame, sizeof(frame));
@@ -82,19 +67,19 @@ void test_tx_stamp_latched_for_a_tstamp_descriptor(void)
     fake_step(f, 4000);                             /* 100 ticks */
     wr(f, 0x03818, 1);
     CHECK_EQ(f->nframes, 1);
-    CHECK_EQ(rd(f, TSYNCTXCTL), 1u << 4 | 1);       /* EN | VALID */
-    CHECK_EQ(rd(f, TXSTMPL), 4000u << 18);
+    CHECK_EQ(rd(f, R_TSYNCTXCTL), 1u << 4 | 1);     /* EN | VALID */
+    CHECK_EQ(rd(f, R_TXSTMPL), 4000u << 18);
     /* A second stamped packet does not overwrite a stamp not yet read. */
     fake_step(f, 4000);
     wr(f, 0x03818, 2);
     CHECK_EQ(f->nframes, 2);
-    CHECK_EQ(rd(f, TXSTMPL), 4000u << 18);
-    CHECK_EQ(rd(f, TXSTMPH), 0);
-    CHECK_EQ(rd(f, TSYNCTXCTL), 1u << 4);           /* VALID cleared */
+    CHECK_EQ(rd(f, R_TXSTMPL), 4000u << 18);
+    CHECK_EQ(rd(f, R_TXSTMPH), 0);
+    CHECK_EQ(rd(f, R_TSYNCTXCTL), 1u << 4);         /* VALID cleared */
     /* Without TSTAMP nothing is latched. */
     tx_push(f, 2, sizeof(frame), 0x01 | 0x08);
     wr(f, 0x03818, 3);
-    CHECK_EQ(rd(f, TSYNCTXCTL), 1u << 4);
+    CHECK_EQ(rd(f, R_TSYNCTXCTL), 1u << 4);
     fake_free(f);
 }
 
@@ -132,33 +117,33 @@ void test_rx_stamp_for_ptp_v2_l2_sync_sets_tst(void)
     size_t len;
 
     rx_ring(f, 8, 1u << 4, 1);                      /* MPE: PTP multicast */
-    wr(f, TIMINCA, LINUX_82574_TIMINCA);
-    wr(f, SYSTIMH, 0);
-    wr(f, SYSTIML, 0);
-    wr(f, TSYNCRXCTL, 1u << 4);
-    wr(f, RXMTRL, 0x000088f7);
+    wr(f, R_TIMINCA, LINUX_82574_TIMINCA);
+    wr(f, R_SYSTIMH, 0);
+    wr(f, R_SYSTIML, 0);
+    wr(f, R_TSYNCRXCTL, 1u << 4);
+    wr(f, R_RXMTRL, 0x000088f7);
     fake_step(f, 2000);
     len = ptp_l2_frame(frame, 1, 7);                /* Delay_Req: no */
     CHECK(e1000e_pp_receive(f->core, frame, len));
-    CHECK_EQ(rd(f, TSYNCRXCTL), 1u << 4);
+    CHECK_EQ(rd(f, R_TSYNCRXCTL), 1u << 4);
     CHECK_EQ(le32(f->mem + RX_RING + 8) & 0x100, 0);
     len = ptp_l2_frame(frame, 0, 0x1234);           /* Sync */
     CHECK(e1000e_pp_receive(f->core, frame, len));
-    CHECK_EQ(rd(f, TSYNCRXCTL), 1u << 4 | 1);
+    CHECK_EQ(rd(f, R_TSYNCRXCTL), 1u << 4 | 1);
     CHECK_EQ(le32(f->mem + RX_RING + 16 + 8) & 0x103, 0x103);
-    CHECK_EQ(rd(f, RXSTMPL), 2000u << 18);
-    CHECK_EQ(rd(f, RXSATRH), 0x1234u << 16 | 0xabcd);
-    CHECK_EQ(rd(f, RXSATRL), 0x01000004);
+    CHECK_EQ(rd(f, R_RXSTMPL), 2000u << 18);
+    CHECK_EQ(rd(f, R_RXSATRH), 0x1234u << 16 | 0xabcd);
+    CHECK_EQ(rd(f, R_RXSATRL), 0x01000004);
     /* Held until RXSTMPH is read: a Pdelay_Req (2) waits, then stamps. */
     fake_step(f, 40);
     len = ptp_l2_frame(frame, 2, 9);
     CHECK(e1000e_pp_receive(f->core, frame, len));
     CHECK_EQ(le32(f->mem + RX_RING + 32 + 8) & 0x100, 0);
-    CHECK_EQ(rd(f, RXSTMPH), 0);
-    CHECK_EQ(rd(f, TSYNCRXCTL), 1u << 4);
+    CHECK_EQ(rd(f, R_RXSTMPH), 0);
+    CHECK_EQ(rd(f, R_TSYNCRXCTL), 1u << 4);
     CHECK(e1000e_pp_receive(f->core, frame, len));
     CHECK_EQ(le32(f->mem + RX_RING + 48 + 8) & 0x100, 0x100);
-    CHECK_EQ(rd(f, RXSTMPL), 2040u << 18);
+    CHECK_EQ(rd(f, R_RXSTMPL), 2040u << 18);
     fake_free(f);
 }
 
@@ -172,9 +157,9 @@ void test_rx_stamp_for_ptp_v1_udp_port_319(void)
     uint8_t frame[14 + 20 + 8 + 44];
 
     rx_ring(f, 8, 1u << 4, 1);
-    wr(f, TSYNCRXCTL, 1u << 4 | 1u << 1);
-    wr(f, RXMTRL, 0);
-    wr(f, RXUDP, 0x3f01);
+    wr(f, R_TSYNCRXCTL, 1u << 4 | 1u << 1);
+    wr(f, R_RXMTRL, 0);
+    wr(f, R_RXUDP, 0x3f01);
     memset(frame, 0, sizeof(frame));
     memcpy(frame, "\x01\x00\x5e\x00\x01\x81\x02\x00\x00\x00\x00\x01", 12);
     frame[12] = 0x08;
@@ -185,7 +170,7 @@ void test_rx_stamp_for_ptp_v1_udp_port_319(void)
     frame[42 + 1] = 1;                              /* versionPTP 1 */
     frame[42 + 32] = 0;                             /* control: Sync */
     CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
-    CHECK_EQ(rd(f, TSYNCRXCTL) & 1, 1);
+    CHECK_EQ(rd(f, R_TSYNCRXCTL) & 1, 1);
     CHECK_EQ(le32(f->mem + RX_RING + 8) & 0x100, 0x100);
     fake_free(f);
 }
@@ -200,19 +185,19 @@ void test_timesync_registers_keep_what_linux_writes(void)
     Fake *f = up_device();
     char list[256];
 
-    wr(f, RXMTRL, 0x010088f7);                      /* V2 Delay_Req */
-    CHECK_EQ(rd(f, RXMTRL), 0x010088f7);
-    wr(f, RXMTRL, 0x00010000);                      /* V1 Delay_Req */
-    CHECK_EQ(rd(f, RXMTRL), 0x00010000);
-    CHECK_EQ(rd(f, ERT), 0);
-    wr(f, ERT, 0x2100);
-    CHECK_EQ(rd(f, ERT), 0x2100);
-    wr(f, TSYNCRXCTL, 0xffffffff);                  /* VALID is the device's */
-    CHECK_EQ(rd(f, TSYNCRXCTL), 0x1e);
-    rd(f, RXSTMPH);
-    rd(f, TXSTMPH);
-    wr(f, RXUDP, 0x3f01);
-    wr(f, TSYNCTXCTL, 0x10);
+    wr(f, R_RXMTRL, 0x010088f7);                    /* V2 Delay_Req */
+    CHECK_EQ(rd(f, R_RXMTRL), 0x010088f7);
+    wr(f, R_RXMTRL, 0x00010000);                    /* V1 Delay_Req */
+    CHECK_EQ(rd(f, R_RXMTRL), 0x00010000);
+    CHECK_EQ(rd(f, R_ERT), 0);
+    wr(f, R_ERT, 0x2100);
+    CHECK_EQ(rd(f, R_ERT), 0x2100);
+    wr(f, R_TSYNCRXCTL, 0xffffffff);                /* VALID is the device's */
+    CHECK_EQ(rd(f, R_TSYNCRXCTL), 0x1e);
+    rd(f, R_RXSTMPH);
+    rd(f, R_TXSTMPH);
+    wr(f, R_RXUDP, 0x3f01);
+    wr(f, R_TSYNCTXCTL, 0x10);
     e1000e_pp_unimplemented(f->core, list, sizeof(list));
     CHECK_EQ(strlen(list), 0);
     fake_free(f);

@@ -7,29 +7,6 @@
 
 #include "core-test.h"
 
-#define R_CTRL      0x00000
-#define R_STATUS    0x00008
-#define R_EECD      0x00010
-#define R_EERD      0x00014
-#define R_RDH       0x02810
-#define R_TDH       0x03810
-#define R_TDT       0x03818
-#define R_WUC       0x05800
-#define R_WUFC      0x05808
-#define R_WUS       0x05810
-/* §10.2.8: WUC.APME/PME_En; WUFC and WUS share the filter bits. */
-#define WUC_APME    0x01
-#define WUC_PME_EN  0x02
-#define WU_LNKC     0x01
-#define WU_MAG      0x02
-#define WU_EX       0x04
-#define CTRL_GIO_MD (1u << 2)
-#define CTRL_RST    (1u << 26)
-#define STATUS_LU   (1u << 1)
-#define STATUS_GIO  (1u << 19)
-#define EECD_AUTO_RD (1u << 9)
-#define EERD_DONE_BIT (1u << 1)
-
 static const uint8_t our_mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
 
 /* Broadcast magic packet: 6 x 0xff then our address 16 times, in UDP. */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fake-platform.h"
+#include "regs-82574l.h"
 
 #define MS              (1000 * 1000LL)
 #define RX_RING         0x10000u

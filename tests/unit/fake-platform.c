@@ -9,8 +9,7 @@ static int fake_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
 {
     Fake *f = opaque;
 
-    if (f->fail_dma || addr >= FAKE_MEM_BYTES ||
-        len > FAKE_MEM_BYTES - addr) {
+    if (f->fail_dma || addr >= f->mem_bytes || len > f->mem_bytes - addr) {
         return -1;
     }
     memcpy(buf, f->mem + addr, len);
@@ -22,8 +21,7 @@ static int fake_dma_write(void *opaque, uint64_t addr, const void *buf,
 {
     Fake *f = opaque;
 
-    if (f->fail_dma || addr >= FAKE_MEM_BYTES ||
-        len > FAKE_MEM_BYTES - addr) {
+    if (f->fail_dma || addr >= f->mem_bytes || len > f->mem_bytes - addr) {
         return -1;
     }
     memcpy(f->mem + addr, buf, len);
@@ -106,7 +104,7 @@ static void fake_pme(void *opaque)
     ((Fake *)opaque)->pme_signals++;
 }
 
-static const E1000EPPPlatform fake_platform = {
+const E1000EPPPlatform fake_platform = {
     .dma_read = fake_dma_read,
     .dma_write = fake_dma_write,
     .irq_mode = fake_irq_mode,
@@ -133,16 +131,31 @@ Fake *fake_new(void)
 
 Fake *fake_new_config(const E1000EPPConfig *cfg)
 {
+    return fake_new_on(cfg, &fake_platform, FAKE_MEM_BYTES);
+}
+
+Fake *fake_new_on(const E1000EPPConfig *cfg, const E1000EPPPlatform *plat,
+                  size_t mem_bytes)
+{
     Fake *f = calloc(1, sizeof(*f));
     int i;
 
+    if (!f) {
+        return NULL;
+    }
+    f->mem = calloc(1, mem_bytes);
+    f->mem_bytes = mem_bytes;
     f->frames = calloc(FAKE_MAX_FRAMES, sizeof(FakeFrame));
     f->core = calloc(1, sizeof(*f->core));
+    if (!f->mem || !f->frames || !f->core) {
+        fake_free(f);
+        return NULL;
+    }
     for (i = 0; i < E1000E_PP_TIMER_COUNT; i++) {
         f->timers[i] = -1;
     }
     f->dma_hits_bar0 = -1;
-    e1000e_pp_core_init(f->core, &fake_platform, f, cfg);
+    e1000e_pp_core_init(f->core, plat, f, cfg);
     return f;
 }
 
@@ -150,6 +163,7 @@ void fake_free(Fake *f)
 {
     free(f->core);
     free(f->frames);
+    free(f->mem);
     free(f);
 }
 
@@ -189,10 +203,10 @@ void wr(Fake *f, uint32_t off, uint32_t val)
 
 Fake *fake_migrate(Fake *f, char *err, size_t size)
 {
-    Fake *g = fake_new_config(&f->core->cfg);
+    Fake *g = fake_new_on(&f->core->cfg, f->core->plat, f->mem_bytes);
     unsigned i;
 
-    memcpy(g->mem, f->mem, sizeof(g->mem));
+    memcpy(g->mem, f->mem, f->mem_bytes);
     g->now = f->now;
     g->mode = f->mode;
     g->intx = f->intx;
@@ -219,7 +233,8 @@ bool fake_same(const Fake *a, const Fake *b)
 {
     unsigned i;
 
-    if (memcmp(a->mem, b->mem, sizeof(a->mem)) ||
+    if (a->mem_bytes != b->mem_bytes ||
+        memcmp(a->mem, b->mem, a->mem_bytes) ||
         memcmp(&a->core->arch, &b->core->arch, sizeof(a->core->arch)) ||
         memcmp(a->timers, b->timers, sizeof(a->timers)) ||
         a->intx != b->intx || a->intx_raises != b->intx_raises ||

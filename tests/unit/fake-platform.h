@@ -19,7 +19,8 @@ typedef struct FakeFrame {
 
 typedef struct Fake {
     E1000EPPCore *core;     /* its own allocation, so ASan sees past it */
-    uint8_t mem[FAKE_MEM_BYTES];
+    uint8_t *mem;           /* guest memory at address 0 */
+    size_t mem_bytes;       /* FAKE_MEM_BYTES unless fake_new_on said */
     int64_t now;
     int64_t timers[E1000E_PP_TIMER_COUNT];      /* -1: not armed */
     E1000EPPIrqMode mode;
@@ -41,8 +42,14 @@ typedef struct Fake {
     size_t last_write_len;
 } Fake;
 
+/* The callbacks, for a user that replaces some (tests/bench). */
+extern const E1000EPPPlatform fake_platform;
+
 /* fake_new with the host's configuration (device properties) given. */
 Fake *fake_new_config(const E1000EPPConfig *cfg);
+/* The same on the callbacks plat (opaque: the Fake) and mem_bytes of memory */
+Fake *fake_new_on(const E1000EPPConfig *cfg, const E1000EPPPlatform *plat,
+                  size_t mem_bytes);
 
 Fake *fake_new(void);
 void fake_free(Fake *f);

@@ -6,7 +6,7 @@
  * is a 4-byte big-endian length then the frame, no FCS) and plays a small
  * host: answers ARP for its IPv4 address and IPv6 neighbour solicitations
  * for its IPv6 address (ndp.c), ICMP echo, UDP echo (port 7),
- * sends pattern frames (guest/agent/proto.h) to the guest and verifies the
+ * sends pattern frames (tools/wire/proto.h) to the guest and verifies the
  * guest's pattern frames byte for byte, and accepts a TCP stream whose every
  * segment it checks (tcpsink.c).  Every frame in either direction can
  * be written to a pcap file (libpcap, at the moment it is queued or

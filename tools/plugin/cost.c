@@ -8,7 +8,7 @@
  *   -plugin build/native/tools/plugin/libe1000epp-cost.so,\
  *           ranges=FILE,out=FILE
  *
- * Marks: the marker instruction of guest/agent/cost-mark.h (the agent's
+ * Marks: the marker instruction of tools/wire/cost-mark.h (the agent's
  * MARK verb).  At the start mark the plugin (re)reads the ranges FILE,
  * written by the harness from the guest's /proc/kallsyms just before,
  * because module addresses exist only once the module is loaded:

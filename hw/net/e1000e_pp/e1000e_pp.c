@@ -28,7 +28,7 @@
 
 #include "e1000e_pp.h"
 
-/* BAR layout of the 82574L (§9.x "PCI configuration"). */
+/* BAR layout of the 82574L (datasheet: PCI configuration space). */
 #define BAR_MMIO            0
 #define BAR_FLASH           1
 #define BAR_IO              2
@@ -323,7 +323,7 @@ static void e1000e_pp_add_pm_cap(PCIDevice *d, Error **errp)
     if (off < 0) {
         return;
     }
-    /* Version 1.2, PME from D0, D3hot and D3cold, DSI (§9.x). */
+    /* Version 1.2, PME from D0, D3hot and D3cold, DSI (PCI PM capability). */
     pci_set_word(d->config + off + PCI_PM_PMC,
                  0x3 | PCI_PM_CAP_DSI | PCI_PM_CAP_PME_D0 |
                  PCI_PM_CAP_PME_D3hot | PCI_PM_CAP_PME_D3cold);

@@ -3,6 +3,10 @@
  * Byte order of what the device reads and writes in guest memory:
  * descriptors are little-endian (82574L §7.1, §7.2), frame headers
  * big-endian (network order).
+ *
+ * The peer and the agent (tools/wire/proto.h) have big-endian helpers of
+ * their own on purpose: they check the bytes this code writes, so they
+ * share no code with it.
  */
 #ifndef E1000E_PP_BYTES_H
 #define E1000E_PP_BYTES_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Situation coverage (issue 12): how often the engines took each of the
+ * Situation coverage: how often the engines took each of the
  * datapath paths a test run should reach, so a run can say which it
  * exercised and which it never did (docs/coverage.md gives each one's
  * datasheet section). Counted since realize, never reset by the guest;

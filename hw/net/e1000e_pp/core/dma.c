@@ -66,25 +66,24 @@ void e1000e_pp_dma_fault(E1000EPPCore *c, const char *what, uint32_t desc,
     }
 }
 
+static size_t fault_line(char *buf, size_t size, size_t len,
+                         const void *entry)
+{
+    const E1000EPPDmaFault *f = entry;
+
+    return e1000e_pp_text_add(buf, size, len,
+                              "%lld frame=%llu %s desc=%u addr=0x%llx "
+                              "offset=%u len=%u %s\n", (long long)f->ns,
+                              (unsigned long long)f->frame, f->what,
+                              f->desc, (unsigned long long)f->addr,
+                              f->offset, f->len,
+                              f->write ? "write" : "read");
+}
+
 size_t e1000e_pp_dma_faults(E1000EPPCore *c, char *buf, size_t size)
 {
-    uint64_t i = c->obs.nfaults > E1000E_PP_DMA_FAULTS ?
-                 c->obs.nfaults - E1000E_PP_DMA_FAULTS : 0;
-    size_t len = 0;
-
-    if (size) {
-        buf[0] = '\0';
-    }
-    for (; i < c->obs.nfaults; i++) {
-        const E1000EPPDmaFault *f = &c->obs.faults[i % E1000E_PP_DMA_FAULTS];
-
-        len = e1000e_pp_text_add(buf, size, len,
-                                 "%lld frame=%llu %s desc=%u addr=0x%llx "
-                                 "offset=%u len=%u %s\n", (long long)f->ns,
-                                 (unsigned long long)f->frame, f->what,
-                                 f->desc, (unsigned long long)f->addr,
-                                 f->offset, f->len,
-                                 f->write ? "write" : "read");
-    }
-    return len;
+    return e1000e_pp_ring_text(buf, size, c->obs.faults,
+                               sizeof(c->obs.faults[0]),
+                               E1000E_PP_DMA_FAULTS, c->obs.nfaults,
+                               fault_line);
 }

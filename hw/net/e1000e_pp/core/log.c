@@ -59,21 +59,35 @@ void e1000e_pp_event(E1000EPPCore *c, const char *what, uint32_t reg,
     }
 }
 
-size_t e1000e_pp_events(E1000EPPCore *c, char *buf, size_t size)
+size_t e1000e_pp_ring_text(char *buf, size_t size, const void *ring,
+                           size_t stride, unsigned cap, uint64_t count,
+                           E1000EPPTextLine *line)
 {
-    uint64_t i = c->obs.nevents > E1000E_PP_EVENTS ?
-                 c->obs.nevents - E1000E_PP_EVENTS : 0;
+    uint64_t i = count > cap ? count - cap : 0;
     size_t len = 0;
 
     if (size) {
         buf[0] = '\0';
     }
-    for (; i < c->obs.nevents; i++) {
-        const E1000EPPEvent *e = &c->obs.events[i % E1000E_PP_EVENTS];
-
-        len = e1000e_pp_text_add(buf, size, len,
-                                 "%lld %s reg=0x%05x value=0x%08x\n",
-                                 (long long)e->ns, e->what, e->reg, e->value);
+    for (; i < count; i++) {
+        len = line(buf, size, len, (const char *)ring + (i % cap) * stride);
     }
     return len;
+}
+
+static size_t event_line(char *buf, size_t size, size_t len,
+                         const void *entry)
+{
+    const E1000EPPEvent *e = entry;
+
+    return e1000e_pp_text_add(buf, size, len,
+                              "%lld %s reg=0x%05x value=0x%08x\n",
+                              (long long)e->ns, e->what, e->reg, e->value);
+}
+
+size_t e1000e_pp_events(E1000EPPCore *c, char *buf, size_t size)
+{
+    return e1000e_pp_ring_text(buf, size, c->obs.events,
+                               sizeof(c->obs.events[0]), E1000E_PP_EVENTS,
+                               c->obs.nevents, event_line);
 }

@@ -23,12 +23,12 @@ typedef struct E1000EPPEvent {
 
 #define E1000E_PP_EVENTS 64
 
-/* Ring slots whose last posted buffer address is remembered (issue 12). */
+/* Ring slots whose last posted buffer address is remembered. */
 #define E1000E_PP_RX_SLOTS       4096
 
 /*
  * What the model notes about the buffers the descriptor cache fetched
- * (observation only, issue 12): the buffer address per ring slot at its
+ * (observation only): the buffer address per ring slot at its
  * last fetch and the ring set-up it belongs to.
  */
 typedef struct E1000EPPRxSlots {

@@ -158,7 +158,7 @@
 #define   RCTL_SECRC        (1u << 26)
 #define   RCTL_FLXBUF_SHIFT 27
 #define   RCTL_FLXBUF_MASK  (0xfu << 27)
-/* Early Receive Threshold: 8-byte units of a frame (§10.2.5.x) */
+/* Early Receive Threshold: 8-byte units of a frame (§10.2.5) */
 #define ERT             0x02008
 #define   ERT_MASK          0x00003fffu
 #define FCRTL           0x02160

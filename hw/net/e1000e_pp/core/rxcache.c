@@ -100,7 +100,7 @@ void e1000e_pp_rdh_write(E1000EPPCore *c, uint32_t off, uint32_t val,
 }
 
 /*
- * Issue 12: is this slot's buffer new, or the one posted there last
+ * Is this slot's buffer new, or the one posted there last
  * since the ring was set up (last_gen == gen)?
  */
 static void track_buffer(E1000EPPRxSlots *rs, uint32_t slot, uint64_t addr)
