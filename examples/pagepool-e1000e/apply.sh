@@ -8,7 +8,7 @@
 #   examples/pagepool-e1000e/apply.sh --upto N     (only patches 0001..000N)
 #
 # The kernel release is the linux-image-amd64 of bookworm-backports (what
-# scripts/e1000epp/userkernel.py resolves for --debian-kernel 6.12); its
+# scripts/e1000epp/image/user_kernel.py resolves for --debian-kernel 6.12); its
 # source is Debian's linux-source-6.12 package of the same version, fetched
 # with `apt-get download` (no root needed for that). Only the files the
 # series touches are unpacked:

@@ -1,6 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""e1000e-pp tooling: setup pipeline, test runner, emulator command line."""
-
-from .paths import qemu_cmd, firmware_args
-
-__all__ = ["qemu_cmd", "firmware_args"]
+"""The ./e1000e-pp command line: one package per command (setup, matrix
+for run/merge/resume, soak, bench, fuzz, race, bugs, selftest for test)
+over what they share (common, vm, image); docs/architecture.md draws
+the layers."""

@@ -17,8 +17,8 @@ import subprocess
 import sys
 import traceback
 
-from . import argtypes, paths
-from .progress import StepError
+from e1000epp.common import argtypes, emulator, paths
+from e1000epp.common.errors import StepError
 
 # What a command needs set up before it runs.
 SETUP_ALL = "all"            # the whole pipeline, guest image included
@@ -65,17 +65,17 @@ def _select_arg(p):
 
 
 def _test_args(p):
-    from . import testrun
+    from e1000epp.selftest import command as selftest_command
     p.add_argument("--suite", type=argtypes.name_list(
-                       "suite", testrun.SUITE_NAMES),
-                   default=list(testrun.DEFAULT_SUITES), metavar="LIST",
+                       "suite", selftest_command.SUITE_NAMES),
+                   default=list(selftest_command.DEFAULT_SUITES), metavar="LIST",
                    help="comma-separated subset of %s (default: %s; "
                    "qtest-sanitized runs the qtests against QEMU built "
                    "with AddressSanitizer and UBSan, set up the first time "
                    "it is asked for; unit-clang builds and runs the unit "
                    "tests with clang in build/native-clang)"
-                   % (",".join(testrun.SUITE_NAMES),
-                      ",".join(testrun.DEFAULT_SUITES)))
+                   % (",".join(selftest_command.SUITE_NAMES),
+                      ",".join(selftest_command.DEFAULT_SUITES)))
     _select_arg(p)
     p.set_defaults(before_setup=_test_before_setup)
 
@@ -87,7 +87,7 @@ def _test_before_setup(args):
 
 
 def _run_args(p):
-    from . import runmatrix
+    from e1000epp.matrix import command as matrix_command
     p.add_argument("--device", choices=["e1000e-pp", "e1000e"],
                    default="e1000e-pp",
                    help="device model under test (default: e1000e-pp)")
@@ -97,22 +97,24 @@ def _run_args(p):
     p.add_argument("-k", metavar="TEXT", type=argtypes.nonempty,
                    help="only the cells whose name contains TEXT "
                    "(ignoring case), the rule -k follows in every command")
-    runmatrix.add_run_arguments(p)
-    p.set_defaults(before_setup=runmatrix.before_setup)
+    matrix_command.add_run_arguments(p)
+    p.set_defaults(before_setup=matrix_command.before_setup)
 
 
 def _merge_args(p):
-    from . import runmatrix
-    runmatrix.add_merge_arguments(p)
+    from e1000epp.matrix import command as matrix_command
+    matrix_command.add_merge_arguments(p)
 
 
 def _bench_args(p):
-    from . import insnbench, rxbench, txbench
+    from e1000epp.bench import insn as insn_bench
+    from e1000epp.bench import rx as rx_bench
+    from e1000epp.bench import tx as tx_bench
     p.add_argument("--only", choices=["rx", "tx"],
                    help="run just the receive or the transmit benchmark")
-    insnbench.add_bench_arguments(p)
-    rxbench.add_bench_arguments(p)
-    txbench.add_bench_arguments(p)
+    insn_bench.add_bench_arguments(p)
+    rx_bench.add_bench_arguments(p)
+    tx_bench.add_bench_arguments(p)
 
 
 def _fuzz_args(p):
@@ -157,103 +159,105 @@ def _fuzz_before_setup(args):
 
 
 def _report_args(p):
-    from . import rxbench
-    rxbench.add_report_arguments(p)
+    from e1000epp.bench import rx as rx_bench
+    rx_bench.add_report_arguments(p)
 
 
 # -- the commands ------------------------------------------------------------
 
 def _do_setup(args):
-    from . import setup
-    setup.run_setup(args.jobs, args.skip_guest, args.verbose,
-                    sanitized=args.sanitized, fuzzing=args.fuzzing)
+    from e1000epp.setup import command as setup_command
+    setup_command.run_setup(args.jobs, args.skip_guest, args.verbose,
+                            sanitized=args.sanitized, fuzzing=args.fuzzing)
     return 0
 
 
 def _do_test(args):
-    from . import testrun
-    return testrun.run_suites(args.suite, args.k)
+    from e1000epp.selftest import command as selftest_command
+    return selftest_command.run_suites(args.suite, args.k)
 
 
 def _do_run(args):
-    from . import runmatrix
-    return runmatrix.run_command(args)
+    from e1000epp.matrix import command as matrix_command
+    return matrix_command.run_command(args)
 
 
 def _do_merge(args):
-    from . import runmatrix
-    return runmatrix.merge(args)
+    from e1000epp.matrix import command as matrix_command
+    return matrix_command.merge(args)
 
 
 def _do_bench(args):
-    from . import insnbench, rxbench, txbench
+    from e1000epp.bench import insn as insn_bench
+    from e1000epp.bench import rx as rx_bench
+    from e1000epp.bench import tx as tx_bench
     if args.profile and not args.insn:
         print("error: --profile needs --insn", file=sys.stderr)
         return 2
     if args.insn:
-        return insnbench.bench(args)
+        return insn_bench.bench(args)
     rc = 0
     if args.only != "tx":
-        rc = rxbench.bench(args) or rc
+        rc = rx_bench.bench(args) or rc
     if args.only != "rx":
-        rc = txbench.bench(args) or rc
+        rc = tx_bench.bench(args) or rc
     return rc
 
 
 def _do_fuzz(args):
     if args.whole_device:
-        from . import fuzz_device
-        return fuzz_device.run(args.minutes, args.device, args.minimize,
-                               args.keep_corpus)
-    from . import fuzz
-    return fuzz.run(args.minutes, args.minimize, args.keep_corpus,
-                    stream=args.stream)
+        from e1000epp.fuzz import whole_device
+        return whole_device.run(args.minutes, args.device, args.minimize,
+                                args.keep_corpus)
+    from e1000epp.fuzz import core as fuzz_core
+    return fuzz_core.run(args.minutes, args.minimize, args.keep_corpus,
+                         stream=args.stream)
 
 
 def _do_report(args):
-    from . import rxbench
-    return rxbench.report(args)
+    from e1000epp.bench import rx as rx_bench
+    return rx_bench.report(args)
 
 
 def _race_args(p):
-    from . import race
-    race.add_arguments(p)
+    from e1000epp.race import command as race_command
+    race_command.add_arguments(p)
 
 
 def _do_race(args):
-    from . import race
-    return race.run(args)
+    from e1000epp.race import command as race_command
+    return race_command.run(args)
 
 
 def _resume_args(p):
-    from . import resume
+    from e1000epp.matrix import resume
     resume.add_arguments(p)
 
 
 def _do_resume(args):
-    from . import resume
+    from e1000epp.matrix import resume
     return resume.run(args)
 
 
 def _soak_args(p):
-    from . import soak
-    soak.add_arguments(p)
+    from e1000epp.soak import command as soak_command
+    soak_command.add_arguments(p)
 
 
 def _do_soak(args):
-    from . import soak
-    return soak.run(args)
+    from e1000epp.soak import command as soak_command
+    return soak_command.run(args)
 
 
 def _bugs_args(p):
-    from . import pagepool_bugs
-    pagepool_bugs.add_arguments(p)
-    p.set_defaults(before_setup=pagepool_bugs.before_setup)
+    from e1000epp.bugs import command as bugs_command
+    bugs_command.add_arguments(p)
+    p.set_defaults(before_setup=bugs_command.before_setup)
 
 
 def _do_bugs(args):
-    from . import pagepool_bugs
-    return pagepool_bugs.run(args)
+    from e1000epp.bugs import command as bugs_command
+    return bugs_command.run(args)
 
 
 def cmd_qemu(args):
@@ -262,7 +266,7 @@ def cmd_qemu(args):
               "  what to do: run ./e1000e-pp setup"
               % os.path.relpath(paths.QEMU_BIN, paths.REPO), file=sys.stderr)
         return 1
-    argv = paths.qemu_cmd(args)
+    argv = emulator.qemu_cmd(args)
     sys.stdout.flush()
     os.execv(argv[0], argv)
 
@@ -363,10 +367,10 @@ def dispatch(argv):
     before = getattr(args, "before_setup", None)
     needs_setup = before(args) if before else True
     if args.setup and not args.no_setup and needs_setup:
-        from . import setup
-        setup.run_setup(args.jobs, skip_guest=args.setup == SETUP_NO_GUEST,
-                        sanitized=getattr(args, "sanitized", False),
-                        fuzzing=getattr(args, "fuzzing", False))
+        from e1000epp.setup import command as setup_command
+        setup_command.run_setup(args.jobs, skip_guest=args.setup == SETUP_NO_GUEST,
+                                sanitized=getattr(args, "sanitized", False),
+                                fuzzing=getattr(args, "fuzzing", False))
     return args.run(args), debug
 
 

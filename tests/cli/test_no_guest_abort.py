@@ -8,8 +8,7 @@ import sys
 
 import pytest
 
-from e1000epp import paths
-
+from e1000epp.common import paths
 CHECK = os.path.join(paths.REPO, "tests", "unit", "no-guest-abort.py")
 
 

@@ -3,7 +3,8 @@
 
 import pytest
 
-from e1000epp import cli, testrun
+from e1000epp import cli
+from e1000epp.selftest import command as selftest_command
 
 
 def parse(*argv):
@@ -65,9 +66,9 @@ class Recorder:
 
 @pytest.fixture
 def recorder(monkeypatch):
-    from e1000epp import setup
+    from e1000epp.setup import command as setup_command
     rec = Recorder()
-    monkeypatch.setattr(setup, "run_setup", rec.setup)
+    monkeypatch.setattr(setup_command, "run_setup", rec.setup)
     monkeypatch.setattr(cli, "COMMANDS", [c._replace(run=rec.command)
                                           for c in cli.COMMANDS])
     return rec
@@ -107,8 +108,8 @@ def test_suites_default_to_all_and_keep_the_given_order():
     assert parse("test").suite == ["cli", "unit", "qtest", "functional"]
     # the sanitized qtests and the clang unit build need builds of their
     # own: only when asked for
-    assert testrun.SUITE_NAMES == ["cli", "unit", "qtest", "functional",
-                                   "qtest-sanitized", "unit-clang"]
+    assert selftest_command.SUITE_NAMES == ["cli", "unit", "qtest", "functional",
+                                            "qtest-sanitized", "unit-clang"]
     assert parse("test", "--suite", "qtest-sanitized").suite == \
         ["qtest-sanitized"]
     assert parse("test", "--suite", "qtest,unit,qtest").suite == \
@@ -143,7 +144,7 @@ def test_bench_insn_takes_a_profile_depth():
 
 
 def test_run_traffic_timeout_defaults_to_two_minutes():
-    # docs/usage.md: a cell waits 120 s for frames unless told otherwise
+    # docs/usage/run.md: a cell waits 120 s for frames unless told otherwise
     assert parse("run").traffic_timeout == 120
     assert parse("run", "--traffic-timeout", "20").traffic_timeout == 20
 

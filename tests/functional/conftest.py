@@ -155,7 +155,7 @@ def device(paths):
 @pytest.fixture(scope="session")
 def guest_image(paths):
     """Build (or reuse) build/guest; returns its manifest."""
-    from e1000epp.guest import GuestBuildError, build_guest
+    from e1000epp.image.guest_image import GuestBuildError, build_guest
     try:
         return build_guest(paths["REPO"], paths["GUEST_DIR"],
                            log=lambda line: print(line, flush=True))

@@ -14,7 +14,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent /
                        "scripts"))
-from e1000epp import matrix, matrix_exec, matrix_traffic  # noqa: E402
+from e1000epp.matrix import cell_model, execute
+from e1000epp.matrix import traffic_frames  # noqa: E402
 
 TIMEOUT = 30        # a cell's traffic bound; under TCG it takes ~3 s
 
@@ -24,35 +25,35 @@ def results(device, guest_image, peer_bin, report_dir):
     if device != "e1000e-pp":
         pytest.skip("the stock model has no error knobs nor situations")
     out = report_dir / "cell-purpose"
-    cells = [matrix.Cell(1500, family="errcrc")]
+    cells = [cell_model.Cell(1500, family="errcrc")]
     mp = pytest.MonkeyPatch()
     try:
         # The knob disabled: no frame of the stream is marked.
-        mp.setattr(matrix_exec, "ERR_MARKED", 0)
-        mp.setattr(matrix_traffic, "ERR_MARKED", 0)
-        off, _ = matrix_exec.run_cells(cells, device, str(out / "off"),
-                                       peer_bin, traffic_timeout=TIMEOUT,
-                                       on_result=lambda r: None,
-                                       on_boot=lambda t: None)
+        mp.setattr(execute, "ERR_MARKED", 0)
+        mp.setattr(traffic_frames, "ERR_MARKED", 0)
+        off, _ = execute.run_cells(cells, device, str(out / "off"),
+                                   peer_bin, traffic_timeout=TIMEOUT,
+                                   on_result=lambda r: None,
+                                   on_boot=lambda t: None)
     finally:
         mp.undo()
-    on, _ = matrix_exec.run_cells(cells, device, str(out / "on"), peer_bin,
-                                  traffic_timeout=TIMEOUT,
-                                  on_result=lambda r: None,
-                                  on_boot=lambda t: None)
+    on, _ = execute.run_cells(cells, device, str(out / "on"), peer_bin,
+                              traffic_timeout=TIMEOUT,
+                              on_result=lambda r: None,
+                              on_boot=lambda t: None)
     return off[0], on[0], out
 
 
 def test_the_cell_with_its_knob_off_fails_for_its_purpose(results):
     off, _, _ = results
-    assert off["status"] == matrix.FAIL
+    assert off["status"] == cell_model.FAIL
     assert off["reason"] == "did not produce err-crc"
     assert "err-crc" not in off["coverage"]["hit"]
 
 
 def test_the_cell_as_declared_passes_with_three_frames_counted(results):
     _, on, out = results
-    assert on["status"] == matrix.PASS, on["reason"]
+    assert on["status"] == cell_model.PASS, on["reason"]
     assert on["coverage"]["hit"]["err-crc"] == 3
     d = out / "on" / "cells" / on["cell"]
     verdict = json.loads((d / "verdict.json").read_text())

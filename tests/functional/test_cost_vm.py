@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Guest cost and IOMMU work on the real guest (cost.py, the cost plugin,
+"""Guest cost and IOMMU work on the real guest (matrix/guest_cost.py, the cost plugin,
 intel-iommu's trace events), with counts whose expected value comes from
 outside the code under test:
 
@@ -15,22 +15,21 @@ outside the code under test:
 
 import pytest
 
+from e1000epp.matrix import guest_cost, traffic_context
 from e1000epp.vm import harness
-from e1000epp import cost, matrix_traffic
-
 N = 64
 VM_APPEND = "e1000epp.load=0 intel_iommu=on iommu.strict=1"
 
 
 @pytest.fixture(scope="module")
 def costvm(device, guest_image, peer_bin, report_dir):
-    if not cost.available():
-        pytest.fail(f"{cost.PLUGIN} is not built: run ./e1000e-pp setup")
+    if not guest_cost.available():
+        pytest.fail(f"{guest_cost.PLUGIN} is not built: run ./e1000e-pp setup")
     boot_dir = report_dir / f"test_cost_vm-{device}"
     boot_dir.mkdir(parents=True, exist_ok=True)
     vm = harness.Vm(device, boot_dir, append=VM_APPEND,
                     device_args=["-device", "intel-iommu,intremap=off"],
-                    extra_args=cost.qemu_args(str(boot_dir), True))
+                    extra_args=guest_cost.qemu_args(str(boot_dir), True))
     try:
         vm.start(peer_bin)
     except harness.HarnessError:
@@ -46,7 +45,7 @@ def costvm(device, guest_image, peer_bin, report_dir):
 def test_poll_path_counts_nothing_while_the_interface_is_down(costvm):
     vm, boot_dir = costvm
     vm.agent.sh("ip link set eth0 down")
-    w = cost.Window(vm, boot_dir, True)
+    w = guest_cost.Window(vm, boot_dir, True)
     w.start()
     vm.agent.sh("sleep 1")
     raw = w.stop()
@@ -65,11 +64,11 @@ def test_n_frames_with_copybreak_0_under_strict_iommu(costvm):
         "cat /sys/class/net/eth0/carrier", check=False)[1].strip() == "1",
         60)
     s0 = harness.ethtool_stats(vm.agent)
-    w = cost.Window(vm, boot_dir, True)
+    w = guest_cost.Window(vm, boot_dir, True)
     w.start()
     vm.agent.kv(f"RXSTART eth0 77 {N} {harness.PEER_MAC}")
     vm.peer.command(f"TXL {harness.GUEST_MAC} 77 1000 {N}")
-    got = matrix_traffic.agent_rx_wait(vm)
+    got = traffic_context.agent_rx_wait(vm)
     raw = w.stop()
     vm.agent.kv("RXSTOP")
     s1 = harness.ethtool_stats(vm.agent)
@@ -86,6 +85,6 @@ def test_n_frames_with_copybreak_0_under_strict_iommu(costvm):
     # window as interrupt work).
     assert (p["open"], p["overflow"]) == (0, 0), p
     assert p["irq_in_funcs"] < p["funcs"]["e1000e_poll"], p
-    m = cost.metrics(raw, rx, s1["tx_packets"] - s0["tx_packets"])
+    m = guest_cost.metrics(raw, rx, s1["tx_packets"] - s0["tx_packets"])
     print(f"\n[cost] {N} frames of 1000 bytes, copybreak 0, strict IOMMU: "
           f"{m}")

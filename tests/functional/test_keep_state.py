@@ -43,7 +43,7 @@ mtu = 1500
 # Generous for TCG on a loaded 2-core machine (a boot takes 6-60 s).
 RUN_TIMEOUT = 900
 LOAD_TIMEOUT = 300
-# 82574L §10.2 offsets, written here (not taken from snapshot.py).
+# 82574L §10.2 offsets, written here (not taken from matrix/kept_state.py).
 RCTL, RDLEN0, RDH0, RDT0, TDH0, TDT0 = \
     0x00100, 0x02808, 0x02810, 0x02818, 0x03810, 0x03818
 RAL0, RAH0 = 0x05400, 0x05404

@@ -4,7 +4,7 @@ the command line, without booting anything (reports are made from
 synthetic results with the same writer `run` uses).
 
 Expected names and counts are written out here, not recomputed with
-matrix.py's own code.
+matrix/cell_model.py's own code.
 """
 
 import json
@@ -21,7 +21,8 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 CLI = REPO / "e1000e-pp"
 sys.path.insert(0, str(REPO / "scripts"))
-from e1000epp import matrix, matrix_report  # noqa: E402
+from e1000epp.matrix import cell_model
+from e1000epp.matrix import report  # noqa: E402
 
 REDUCED = [
     "mtu1500-strip-msi-noiommu-txhang",
@@ -139,11 +140,11 @@ def test_bad_matrix_options_fail_cleanly_before_setup(args, message):
 def fake_results(names, failing=()):
     out = []
     for n in names:
-        st = matrix.FAIL if n in failing else matrix.PASS
+        st = cell_model.FAIL if n in failing else cell_model.PASS
         reason = "frames peer->guest (agent): got x, want y" \
-            if st == matrix.FAIL else ""
-        out.append(matrix.by_name()[n].result(st, reason, 1.5,
-                                              ["dmesg.txt"]))
+            if st == cell_model.FAIL else ""
+        out.append(cell_model.by_name()[n].result(st, reason, 1.5,
+                                                  ["dmesg.txt"]))
     return out
 
 
@@ -152,7 +153,7 @@ def fake_report(d, names, failing=()):
     for n in names:
         (d / "cells" / n).mkdir(parents=True, exist_ok=True)
         (d / "cells" / n / "dmesg.txt").write_text("nothing\n")
-    matrix_report.write_report(str(d), {"stamp": "test"},
+    report.write_report(str(d), {"stamp": "test"},
                         fake_results(names, failing))
     return d
 

@@ -84,7 +84,7 @@ def test_every_cell_has_its_evidence(reduced):
 
 
 def test_reduced_matrix_lists_its_situation_coverage(reduced, device,
-                                                    tmp_path):
+                                                     tmp_path):
     r, out = reduced
     if device != "e1000e-pp":
         pytest.skip("the stock model counts no situations")

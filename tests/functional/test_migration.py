@@ -34,7 +34,8 @@ import time
 
 import pytest
 
-from e1000epp import soak_guest, soak_traffic
+from e1000epp.soak import guest as soak_guest
+from e1000epp.soak import traffic as soak_traffic
 from e1000epp.vm import harness
 
 # Enough frames that the bursts are still moving when the migration
@@ -112,11 +113,11 @@ def migrated(device, guest_image, peer_bin, report_dir):
         for s in streams:
             s.start()
         # Both streams moving: bytes at the sink, the source sending.
-        harness.settle(lambda: (svm.peer("TCPSTAT"),
-                                svm.peer("TCPSENDSTAT")),
-                       lambda st: st[0].get("data_bytes", 0) > 64 * 1024
-                       and st[0]["state"] != "closed" and
-                       st[1]["state"] == "sending", 120, interval=0.1)
+        harness.poll_value(lambda: (svm.peer("TCPSTAT"),
+                                    svm.peer("TCPSENDSTAT")),
+                           lambda st: st[0].get("data_bytes", 0) > 64 * 1024
+                           and st[0]["state"] != "closed" and
+                           st[1]["state"] == "sending", 120, interval=0.1)
 
         # The bursts: guest->peer from the agent (answered after the
         # switch-over), peer->guest queued behind the NIC.
@@ -134,10 +135,10 @@ def migrated(device, guest_image, peer_bin, report_dir):
 
         _, term = svm.agent.collect(tx_line, timeout=BURST_TIMEOUT)
         rec["g2p_sent"] = term
-        st = harness.settle(lambda: svm.peer("STATS"),
-                            lambda s: s["rx"].get("good", 0) +
-                            s["rx"].get("bad", 0) >= BURST,
-                            BURST_TIMEOUT, interval=0.2)
+        st = harness.poll_value(lambda: svm.peer("STATS"),
+                                lambda s: s["rx"].get("good", 0) +
+                                s["rx"].get("bad", 0) >= BURST,
+                                BURST_TIMEOUT, interval=0.2)
         rec["g2p"] = st["rx"]
         _wait_quiet(svm.agent)
         rec["p2g"] = svm.agent.kv("RXSTOP")

@@ -8,7 +8,7 @@ whose pattern frames put the FCS across two chunks; the cell must fail
 on corrupt peer->guest frames (the FCS bytes left in the previous
 chunk reach the socket), and the correct series must pass the same
 cell. The whole set of fixtures (and stock 6.12 beside them) is
-`./e1000e-pp bugs` (docs/usage.md).
+`./e1000e-pp bugs` (docs/usage/bugs.md).
 
 Both drivers are built from Debian's linux-source-6.12 against its
 6.12 headers (apt), as `run --driver` does for a user.

@@ -13,7 +13,7 @@ series column (cover letter: 2304, 4352, 8448, 12544, 16640, 20736) and
 what `report --json` gives for the page-pool design at that MTU
 (pieces x the piece's charge + the skb, measured on the qtest model).
 
-Debian's stock 6.12 driver measured the same way (docs/usage.md,
+Debian's stock 6.12 driver measured the same way (docs/usage/cells.md,
 "report": 2304, 5056, 5056, 5056, 9152, 13248) differs from the report's
 stock design, the cover letter's 7.1 column; `measure()` on its image
 (`--debian-kernel 6.12`) gives those figures. It is not booted here, to
@@ -26,8 +26,8 @@ import subprocess
 
 import pytest
 
-from e1000epp import userkernel
-from e1000epp.progress import StepError
+from e1000epp.common.errors import StepError
+from e1000epp.image import user_kernel
 from e1000epp.vm import harness
 
 HELD = 8
@@ -48,7 +48,7 @@ def _image(**kw):
     for k, v in kw.items():
         setattr(args, k, v)
     try:
-        return userkernel.prepare(args, log=lambda line: print(line))[0]
+        return user_kernel.prepare(args, log=lambda line: print(line))[0]
     except StepError as e:
         pytest.fail(f"{e.what}: {e.why}")
 

@@ -123,7 +123,7 @@ def stock_offsets(trace_log):
 
 
 def test_unimplemented_registers_the_driver_touches(reg_vm, device,
-                                                     trace_log):
+                                                    trace_log):
     drive_every_path(reg_vm)
     if device == "e1000e-pp":
         got = reg_vm.qmp.execute("qom-get", path=nic_path(reg_vm),

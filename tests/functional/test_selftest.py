@@ -54,7 +54,7 @@ import re
 import pytest
 
 from e1000epp.vm import harness
-from e1000epp.vm.harness import PEER_IP, carrier, link_up, wait_carrier
+from e1000epp.vm.harness import carrier, link_up, PEER_IP, wait_carrier
 
 RESULT_NAMES = (
     "Register test (offline)",

@@ -13,8 +13,8 @@ import time
 import pytest
 
 from e1000epp.vm.harness import (GUEST_MAC, PEER_IP, PEER_MAC, counters_at_one_instant,
-                     ethtool_settings, link_up, pp_frame, pp_frame_len,
-                     read_pcap, wait_until)
+                                 ethtool_settings, link_up, pp_frame, pp_frame_len,
+                                 read_pcap, wait_until)
 
 COUNT = 200
 MIN_LEN, MAX_LEN = 60, 1514
@@ -79,7 +79,7 @@ PVH_VERSION = 0x020c
 
 
 def test_guest_boots_through_the_pvh_entry(vm):
-    # given: an image whose kernel has CONFIG_PVH (Debian's): guest.py
+    # given: an image whose kernel has CONFIG_PVH (Debian's): image/guest_image.py
     # wrote its decompressed vmlinux and the harness boots that
     cmdline = (vm.report_dir / "qemu.cmdline").read_text().split()
     kernel = cmdline[cmdline.index("-kernel") + 1]

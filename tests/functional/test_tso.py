@@ -35,7 +35,7 @@ frame once in GPTC/GOTC instead of once per segment sent.
 import pytest
 
 from e1000epp.vm.harness import (GUEST_IP6, GUEST_MAC, M32, PEER_IP, PEER_IP6, PEER_MAC,
-                     counters_at_one_instant, link_up, pp_mix, read_pcap)
+                                 counters_at_one_instant, link_up, pp_mix, read_pcap)
 
 VM_IPV6 = True
 SINK_PORT = 5001
@@ -191,7 +191,7 @@ def test_segmentation_matches_what_the_driver_was_given(transfer):
 
 
 def test_psh_and_fin_only_on_a_tso_frames_last_segment(transfer, device,
-                                                        request):
+                                                       request):
     stock_xfail(device, request, "stock e1000e clears PSH on every segment "
                 "of a TSO frame, the last one included")
     want = [(seq, flags) for seq, _, flags, _ in

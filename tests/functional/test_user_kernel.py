@@ -159,7 +159,7 @@ def e1000e_source(debian):
     """drivers/net/ethernet/intel/e1000e from Debian's linux-source of the
     guest kernel's version (`test` fetches it into build/cache before the
     suite; here only when it is still missing)."""
-    from e1000epp.testdata import PrepareError, debian_e1000e_source
+    from e1000epp.selftest.test_data import PrepareError, debian_e1000e_source
     try:
         return Path(debian_e1000e_source(debian["version"]))
     except PrepareError as e:

@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Where the built pieces are for the VM harness: the emulator, firmware,
 the guest image, the native build, QEMU's python/ tree (the layout
-e1000epp.paths names)."""
+e1000epp.common.paths names)."""
 
 import sys
 from pathlib import Path
 
-from .. import paths as _paths
+from e1000epp.common import emulator as _emulator
+from e1000epp.common import paths as _paths
 from .waits import HarnessError
 
 REPO = Path(_paths.REPO)
@@ -19,7 +20,7 @@ def repo_paths():
         "QEMU_BIN": Path(_paths.QEMU_BIN),
         "GUEST_DIR": Path(_paths.GUEST_DIR),
         "NATIVE_DIR": Path(_paths.NATIVE_DIR),
-        "firmware_args": list(_paths.firmware_args()),
+        "firmware_args": list(_emulator.firmware_args()),
     }
 
 

@@ -30,12 +30,12 @@ from .addresses import (GUEST_IP, GUEST_IP6, GUEST_MAC, GUEST_VLAN_IP,
 from .agentlink import Agent, AgentError
 from .buildpaths import REPO, qemu_python, repo_paths
 from .guestnet import (LINK_TIMEOUT, carrier, counters_at_one_instant,
-                      ethtool_settings, ethtool_stats, link_up, wait_carrier)
+                       ethtool_settings, ethtool_stats, link_up, wait_carrier)
 from .hostpeer import Peer, peer_binary
 from .patterns import (M32, PP_ETHERTYPE, PP_MAGIC, mac_bytes, pp_fnv1a,
-                      pp_frame, pp_frame_len, pp_mix, read_pcap)
+                       pp_frame, pp_frame_len, pp_mix, read_pcap)
 from .qmplog import Qmp
-from .waits import HarnessError, settle, wait_until
+from .waits import HarnessError, poll_value, wait_until
 
 # What tests and the matrix (matrix_exec, matrix_traffic) take from here.
 __all__ = [
@@ -45,7 +45,7 @@ __all__ = [
     "LINK_TIMEOUT", "carrier", "counters_at_one_instant", "ethtool_settings",
     "ethtool_stats", "link_up", "wait_carrier", "Peer", "peer_binary",
     "M32", "PP_ETHERTYPE", "PP_MAGIC", "mac_bytes", "pp_fnv1a", "pp_frame",
-    "pp_frame_len", "pp_mix", "read_pcap", "HarnessError", "settle",
+    "pp_frame_len", "pp_mix", "read_pcap", "HarnessError", "poll_value",
     "wait_until", "READY_MARKER", "Vm",
 ]
 
@@ -151,7 +151,7 @@ class Vm:
 
     def kernel(self):
         """The image's kernel as QEMU boots it: the decompressed vmlinux
-        through its PVH entry point when the image has one (guest.py
+        through its PVH entry point when the image has one (image/guest_image.py
         writes it for a kernel with CONFIG_PVH; the bzImage's own
         decompressor is about half of a boot under TCG), else the
         bzImage."""

@@ -20,7 +20,7 @@ def peer_binary(p):
     """The peer from the native (meson) build if it is current, else one
     built here with gcc into build/functional/."""
     sources = sorted((REPO / "tools" / "peer").glob("*.[ch]")) + \
-        sorted((REPO / "guest" / "agent").glob("*.h"))
+        sorted((REPO / "tools" / "wire").glob("*.h"))
     newest = max(s.stat().st_mtime for s in sources)
     native = p["NATIVE_DIR"] / "tools" / "peer" / "e1000epp-peer"
     if native.exists() and native.stat().st_mtime >= newest:
@@ -33,7 +33,7 @@ def peer_binary(p):
         return out
     out.parent.mkdir(parents=True, exist_ok=True)
     proc = subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror",
-                           "-I", str(REPO / "guest" / "agent"), "-o",
+                           "-I", str(REPO / "tools" / "wire"), "-o",
                            str(out)] +
                           [str(s) for s in sources if s.suffix == ".c"] +
                           ["-lpcap"],

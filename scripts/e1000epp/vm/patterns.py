@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Pattern frames in Python, written independently of guest/agent/proto.h
+"""Pattern frames in Python, written independently of tools/wire/proto.h
 (the C both the peer and the agent use), so a test that compares the
 wire with these bytes does not trust the code under test; and a reader
 of the classic pcap files the peer writes."""
@@ -45,7 +45,7 @@ def mac_bytes(mac):
 
 
 def pp_frame(dst, src, run, seq, length):
-    """The exact bytes of pattern frame seq (see guest/agent/proto.h)."""
+    """The exact bytes of pattern frame seq (see tools/wire/proto.h)."""
     mseq = pp_mix(seq)
     base = (run * 0x9E3779B1) & M32
     payload = bytes((pp_mix(base ^ mseq ^ ((off * 0x85EBCA6B) & M32)) >> 11)

@@ -29,7 +29,7 @@ def wait_until(what, predicate, timeout, interval=0.1, evidence=None):
         time.sleep(interval)
 
 
-def settle(fetch, done, timeout, interval=0.1):
+def poll_value(fetch, done, timeout, interval=0.1):
     """Poll fetch() until done(value) or the deadline; return the last value
     (the caller asserts on it, so a shortfall shows as exact numbers).
     For counters whose owner cannot answer a wait itself; the peer and

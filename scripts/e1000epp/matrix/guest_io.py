@@ -1,0 +1,338 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""What a matrix cell reads and sets in the running guest and device:
+the guest brought to the cell's configuration (module parameters, MTU,
+ethtool features, a VLAN device), the interrupt mode and IOMMU checks,
+the NIC's properties over QMP (counters, situations, events, the
+receive layout), the kernel log, taint, `ethtool -S`, TCP retransmits.
+Each reader that cannot read fails a check instead of disappearing.
+"""
+
+import os
+import re
+
+from e1000epp.matrix import buffer_layout, cell_model, diagnosis
+from e1000epp.vm import harness
+
+LINK_TIMEOUT = 60
+# Kernel log lines that fail a cell wherever they come from.
+DMESG_BAD = re.compile(
+    r"WARNING:|BUG:|Oops|general protection|Call Trace|kernel panic|"
+    r"page_pool|DMA-API|DMAR:.*\b[Ff]ault|DMAR: \[DMA|iommu.*\bfault|"
+    r"Hardware Unit Hang|Reset adapter|e1000e.*\b(error|timeout|hang)\b|"
+    r"soft lockup|hung_task|refcount_t|list_(add|del) corruption")
+# Device counters read over QMP at the start and the end of a cell.
+DEVICE_COUNTERS = ("rx-offered", "rx-delivered", "rx-missed", "rx-filtered",
+                   "rx-oversize", "rx-undersize", "rx-not-ready",
+                   "rx-dma-error", "rx-flushed", "rx-errored",
+                   "dma-errors", "pm-violations", "rx-buf-new",
+                   "rx-buf-reposted")
+# The guest's TCP retransmissions (/proc/net/snmp Tcp RetransSegs).
+SNMP = "cat /proc/net/snmp"
+
+
+class Checks:
+    """Collects every check of a cell; failures become the reason."""
+
+    def __init__(self):
+        self.items = []
+        self.udp_ok = True
+        self.frames_ok = True
+        self.layout = None          # buffer_layout.decode() of the cell
+        self.burst = None           # device counters over a burst
+        self.lost_seqs = []         # pattern seqs the family made lost
+        self.hang_reset_by = None   # "watchdog" or "down" (tx_hang)
+
+    def produced(self, name, count):
+        """A declared situation: the cell fails unless it happened."""
+        self.items.append({"check": f"produces {name}", "ok": bool(count),
+                           "got": count, "purpose": name})
+
+    def eq(self, what, got, want):
+        self.items.append({"check": what, "want": want, "got": got,
+                           "ok": got == want})
+
+    def true(self, what, ok, detail=""):
+        self.items.append({"check": what, "ok": bool(ok), "got": detail})
+
+    def failures(self):
+        out = []
+        for c in self.items:
+            if c["ok"]:
+                continue
+            if "purpose" in c:
+                out.append(f"did not produce {c['purpose']}"
+                           + ("" if c["got"] == 0 else f" ({c['got']})"))
+            elif isinstance(c.get("want"), dict) and \
+                    isinstance(c["got"], dict):
+                diff = [f"{k} {c['got'].get(k)} (want {v})"
+                        for k, v in c["want"].items()
+                        if c["got"].get(k) != v]
+                out.append(f"{c['check']}: {', '.join(diff)}")
+            elif "want" in c:
+                out.append(f"{c['check']}: got {c['got']}, want {c['want']}")
+            else:
+                out.append(f"{c['check']}: {c['got']}")
+        return out
+
+
+class Guest:
+    """What has been configured in the running guest so far."""
+
+    def __init__(self):
+        self.params = None
+        self.dmesg_lines = 0
+        self.flow_control = True    # the driver's default: rx and tx on
+        self.events = None          # the last device event seen
+
+
+def boot_args(boot_key):
+    """(QEMU device arguments, kernel command-line addition) of a boot
+    key (cell_model.Cell.boot_key)."""
+    path, _, extra = boot_key.partition("+")
+    dev, append = [], ""
+    if path == "iommu":
+        dev, append = (["-device", "intel-iommu,intremap=off"],
+                       "intel_iommu=on iommu.strict=1")
+    elif path == "bounce":
+        append = "swiotlb=force"
+    if extra:
+        append = " ".join(a for a in (append, cell_model.BOOT_EXTRAS[extra])
+                          if a)
+    return dev, append
+
+
+def sh(vm, cmd, timeout=60, check=True):
+    return vm.agent.sh(cmd, timeout=timeout, check=check)
+
+
+def carrier(vm, ifname="eth0"):
+    return sh(vm, f"cat /sys/class/net/{ifname}/carrier",
+              check=False)[1].strip() == "1"
+
+
+def configure(vm, g, cell, log):
+    """Bring the guest to the cell's configuration."""
+    params = cell.module_params()
+    if g.params != params:
+        if g.params is not None:
+            sh(vm, "ip link del eth0.100 2>/dev/null; ip link set eth0 "
+               "down; rmmod e1000e")
+        sh(vm, "load-e1000e " + " ".join(params))
+        g.flow_control = True
+        harness.wait_until("eth0 to appear", lambda: sh(
+            vm, "test -e /sys/class/net/eth0", check=False)[0] == 0, 30)
+        sh(vm, "ip link set eth0 up && ip addr add "
+           f"{harness.GUEST_IP}/24 dev eth0")
+        g.params = params
+        log(f"loaded e1000e {' '.join(params)}")
+    sh(vm, "ip link del eth0.100 2>/dev/null; true")
+    sh(vm, f"ip link set eth0 mtu {cell.mtu}")
+    sh(vm, "ethtool -K eth0 rx-fcs " +
+       ("on" if cell.crc == "rxfcs" else "off"))
+    fam = cell.family
+    sh(vm, "ethtool -K eth0 rx-all " +
+       ("on" if fam and fam.rx_all else "off"))
+    fc = fam.flow_control if fam else True
+    if g.flow_control != fc:
+        sh(vm, "ethtool -A eth0 " + ("autoneg on rx on tx on" if fc else
+                                     "autoneg off rx off tx off"))
+        g.flow_control = fc
+        log(f"flow control {'on' if fc else 'off'} (ethtool -A)")
+    if cell.vlan:
+        # IP on the VLAN too: the peer is a second host there.
+        sh(vm, f"ip link add link eth0 name eth0.100 type vlan id "
+           f"{cell_model.VLAN_ID} && ip link set eth0.100 mtu {cell.mtu} && "
+           f"ip addr add {harness.GUEST_VLAN_IP}/24 dev eth0.100 && "
+           "ip link set eth0.100 up")
+        vm.peer.command(f"VLAN {cell_model.VLAN_ID} {harness.PEER_VLAN_IP}")
+    else:
+        vm.peer.command("VLAN 0 0.0.0.0")
+    harness.wait_until("carrier on eth0", lambda: carrier(vm),
+                       LINK_TIMEOUT, interval=0.2,
+                       evidence=vm.console_tail)
+    if cell.vlan:
+        harness.wait_until("carrier on eth0.100",
+                           lambda: carrier(vm, "eth0.100"), LINK_TIMEOUT,
+                           interval=0.2)
+
+
+def check_irq_mode(vm, cell, checks, cell_dir):
+    _, out = sh(vm, "grep eth0 /proc/interrupts; true")
+    with open(os.path.join(cell_dir, "interrupts.txt"), "w") as f:
+        f.write(out + "\n")
+    lines = [ln for ln in out.splitlines() if "eth0" in ln]
+    if cell.irq == "msix":
+        ok = any("eth0-rx-0" in ln for ln in lines)
+    elif cell.irq == "msi":
+        ok = len(lines) == 1 and "MSI" in lines[0]
+    else:
+        ok = len(lines) == 1 and "MSI" not in lines[0]
+    checks.true(f"interrupt mode {cell.irq} in /proc/interrupts", ok,
+                "; ".join(" ".join(ln.split()[-3:]) for ln in lines) or
+                "no eth0 line")
+
+
+def check_iommu(vm, cell, checks):
+    """Translation active in an iommu cell, absent otherwise: the NIC's
+    IOMMU group and its domain type (Linux's iommu_group/type: "DMA"
+    for a translating domain with iommu.strict=1), and the guest's VT-d
+    setup line."""
+    rc, kind = sh(vm, "cat /sys/class/net/eth0/device/iommu_group/type",
+                  check=False)
+    kind = kind.strip() if rc == 0 else "no IOMMU group"
+    if cell.iommu != "iommu":
+        checks.eq("eth0's device in no IOMMU group", kind, "no IOMMU group")
+    if cell.iommu == "bounce":
+        # Every streaming mapping bounced: the Rx ring's buffers hold
+        # swiotlb slots for as long as they are posted.
+        _, used = sh(vm, "grep -q ' /sys/kernel/debug ' /proc/mounts || "
+                     "mount -t debugfs none /sys/kernel/debug 2>/dev/null; "
+                     "cat /sys/kernel/debug/swiotlb/io_tlb_used",
+                     check=False)
+        _, cmdline = sh(vm, "cat /proc/cmdline")
+        checks.true("swiotlb=force: the posted Rx buffers in bounce slots "
+                    "(debugfs swiotlb/io_tlb_used > 0)",
+                    "swiotlb=force" in cmdline.split() and
+                    used.strip().isdigit() and int(used) > 0,
+                    f"io_tlb_used {used.strip() or '?'}")
+    if cell.iommu != "iommu":
+        return
+    checks.eq("eth0's IOMMU domain type (iommu_group/type)", kind, "DMA")
+    _, n = sh(vm, "dmesg | grep -c 'DMAR: Intel(R) Virtualization "
+              "Technology for Directed I/O'", check=False)
+    checks.eq("the guest's VT-d setup line (dmesg)", n.strip(), "1")
+
+
+def qom_get(vm, name):
+    """One property of the NIC; HarnessError when it cannot be read."""
+    return vm.qmp.execute("qom-get", path=f"/machine/peripheral/"
+                          f"{vm.NIC_ID}", property=name)
+
+
+def qom_set(vm, name, value):
+    vm.qmp.execute("qom-set", path=f"/machine/peripheral/{vm.NIC_ID}",
+                   property=name, value=value)
+
+
+def situations_now(vm):
+    """{name: count} of the device's situations, None when the device
+    has no such property (QEMU's stock e1000e)."""
+    try:
+        return diagnosis.parse_situations(qom_get(vm, "situations"))
+    except harness.HarnessError:
+        return None
+
+
+def read_layout(vm, cell, cell_dir, checks, tlog):
+    """The receive layout the driver programmed, read from the device
+    (buffer_layout.py); written to layout.json with the placements."""
+    def hmp(cmd):
+        return vm.qmp.execute("human-monitor-command",
+                              **{"command-line": cmd})
+    try:
+        layout = buffer_layout.decode(
+            buffer_layout.read_registers(hmp, vm.NIC_ID))
+    except (buffer_layout.LayoutError, harness.HarnessError) as e:
+        checks.true("receive layout read from the device", False, str(e))
+        return None
+    top = cell.mtu + 14
+    layout["fcs_lengths"] = buffer_layout.fcs_lengths(layout, top)
+    tlog(f"layout {layout['format']} first {layout['first']} next "
+         f"{layout['next']} secrc {layout['secrc']}: FCS lengths "
+         f"{layout['fcs_lengths']}")
+    return layout
+
+
+def read_device(vm):
+    """The device's counters of DEVICE_COUNTERS (read_qom)."""
+    return read_qom(vm, DEVICE_COUNTERS)
+
+
+def cell_observed(vm):
+    """Whether the device keeps the model's own counters (e1000e-pp)."""
+    return vm.device != "e1000e"
+
+
+def scan_dmesg(vm, g, cell, cell_dir, checks, taint0):
+    """The cell's new kernel log lines against DMESG_BAD, but for the
+    lines that are the cell's event itself (its family's expect_log)."""
+    _, text = sh(vm, "dmesg")
+    lines = text.splitlines()
+    new = lines[g.dmesg_lines:] if len(lines) >= g.dmesg_lines else lines
+    g.dmesg_lines = len(lines)
+    with open(os.path.join(cell_dir, "dmesg.txt"), "w") as f:
+        f.write("\n".join(new) + "\n")
+    expected = [re.compile(p) for p in
+                (cell.family.expect_log if cell.family else ())]
+    bad = [ln for ln in new if DMESG_BAD.search(ln) and
+           not any(p.search(ln) for p in expected)]
+    with open(os.path.join(cell_dir, "scan.txt"), "w") as f:
+        f.write(f"pattern: {DMESG_BAD.pattern}\n" + "\n".join(bad) + "\n")
+    checks.true("dmesg free of WARN/BUG/Oops/page_pool/DMA-API/IOMMU "
+                "faults/hangs", not bad, "; ".join(bad[:3]))
+    taint = read_taint(vm, checks)
+    if taint is not None and taint0 is not None:
+        checks.eq("kernel taint unchanged over the cell", taint, taint0)
+
+
+def read_taint(vm, checks):
+    """/proc/sys/kernel/tainted; None (and a failed check) if unreadable."""
+    rc, taint = sh(vm, "cat /proc/sys/kernel/tainted", check=False)
+    taint = taint.strip()
+    if rc != 0 or not taint.isdigit():
+        checks.true("kernel taint read", False, taint[:200] or f"rc {rc}")
+        return None
+    return int(taint)
+
+
+def ethtool_stats(vm, ifname="eth0", checks=None):
+    """`ethtool -S`; when it cannot be read, a failed check of the cell
+    (with checks) and {}."""
+    try:
+        return harness.ethtool_stats(vm.agent, ifname)
+    except harness.HarnessError as e:
+        if checks is not None:
+            checks.true("ethtool -S eth0 read", False, str(e))
+        return {}
+
+
+def tcp_retransmits(vm):
+    """The guest's Tcp RetransSegs (/proc/net/snmp), None if unreadable."""
+    rc, out = sh(vm, SNMP, check=False)
+    rows = [ln.split() for ln in out.splitlines() if ln.startswith("Tcp:")]
+    if rc == 0 and len(rows) == 2 and "RetransSegs" in rows[0]:
+        return int(rows[1][rows[0].index("RetransSegs")])
+    return None
+
+
+def new_events(vm, g, cell_dir, checks):
+    """The device's events since the previous cell, in events.txt (the
+    stock model keeps none)."""
+    try:
+        lines = (qom_get(vm, "events") or "").splitlines()
+    except harness.HarnessError as e:
+        if cell_observed(vm):
+            checks.true("device events read (QMP)", False, str(e))
+        return []
+    # The device keeps its last events only: new ones follow the last
+    # line the previous cell saw (each starts with its time in ns).
+    new = lines
+    if g.events in lines:
+        new = lines[len(lines) - lines[::-1].index(g.events):]
+    if lines:
+        g.events = lines[-1]
+    with open(os.path.join(cell_dir, "events.txt"), "w") as f:
+        f.write("\n".join(new) + "\n")
+    return new
+
+
+def read_qom(vm, names):
+    """{name: value} of the NIC's properties, None where the device has
+    no such property (the verdict says whether that may be)."""
+    out = {}
+    for name in names:
+        try:
+            out[name] = qom_get(vm, name)
+        except harness.HarnessError:
+            out[name] = None
+    return out
