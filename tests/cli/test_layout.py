@@ -135,3 +135,28 @@ def test_no_source_file_over_the_limit():
         if n > LIMIT:
             long.append(f"{name}: {n} lines")
     assert long == []
+
+
+def test_a_relative_import_across_packages_is_refused(tmp_path,
+                                                      monkeypatch):
+    pkg = tmp_path / "e1000epp" / "soak"
+    pkg.mkdir(parents=True)
+    (pkg / "x.py").write_text("from ..matrix import cell_model\n")
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE",
+                        str(tmp_path / "e1000epp"))
+    with pytest.raises(AssertionError, match="relative import across "
+                       "packages"):
+        package_edges()
+
+
+def test_the_cli_tests_mirror_the_packages():
+    """tests/cli/<package>/ holds each package's tests; the tests of
+    cli.py and of the tree's shape stay at the top."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    folders = {d for d in os.listdir(here)
+               if os.path.isdir(os.path.join(here, d)) and d != "__pycache__"}
+    packages = {p for layer in LAYERS for p in layer} - {"cli"}
+    assert sorted(folders ^ packages) == []
+    for d in sorted(folders):
+        assert any(f.startswith("test_") and f.endswith(".py")
+                   for f in os.listdir(os.path.join(here, d))), d

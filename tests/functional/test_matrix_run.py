@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from e1000epp.common import browser
 from test_matrix_cli import REDUCED, Links
 
 HERE = Path(__file__).resolve().parent
@@ -168,6 +169,16 @@ def test_report_html_in_headless_chromium(reduced, tmp_path):
                        text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_report_pages_draw_no_text_over_text(reduced):
+    """report.html and one cell's index.html as Chromium lays them out
+    (common/browser.py): no text over another, none past the window's
+    right edge; full-page screenshots kept beside them."""
+    _, out = reduced
+    browser.check(out / "report.html", out / "report-full.png")
+    cell = out / "cells" / REDUCED[0]
+    browser.check(cell / "index.html", out / "cell-index.png")
 
 
 def test_module_reloaded_once_per_parameter_set(reduced):

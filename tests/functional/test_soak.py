@@ -7,7 +7,8 @@ no frame lost beyond the device's counted drops, nothing corrupted, no
 kernel warning, the device's counters adding up, the peer's frames all
 offered, no connection started before the guest has the peer's address
 again. A minute is too short for the memory verdict (soak_report: it
-needs 18); the samples are checked to be there and plotted.
+needs 18); the samples are checked to be there and plotted, the plot
+in headless Chromium (common/browser.py).
 
 On the stock model the soak runs what it can (link flaps, MTU changes)
 and says why the rest is not run.
@@ -16,6 +17,8 @@ and says why the rest is not run.
 import json
 import subprocess
 import xml.etree.ElementTree as ET
+
+from e1000epp.common import browser
 
 SEED = 2718
 MINUTES = 1
@@ -69,6 +72,8 @@ def test_short_soak(device, guest_image, peer_bin, report_dir, paths):
     assert mem["qemu_rss_kib"]["why"].startswith("not judged")
     root = ET.fromstring((out / "memory.svg").read_text())
     assert len(root.findall("{http://www.w3.org/2000/svg}polyline")) == 2
+    # as a browser draws it: no text over another, none cut at the edge
+    browser.check(out / "memory.svg", out / "memory.png")
     assert (out / "summary.txt").read_text().startswith(
         f"soak on {device}: ")
     if device == "e1000e-pp":

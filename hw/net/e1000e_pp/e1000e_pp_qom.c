@@ -94,7 +94,7 @@ static char *e1000e_pp_get_unimplemented(Object *obj, Error **errp)
  * out of its range, negative (the visitor hands it over as a huge
  * unsigned one) or not an integer is refused with the knob's name and
  * range, and the device keeps what it had. The ranges and their reasons
- * are in docs/usage.md.
+ * are in docs/usage/qemu.md.
  */
 typedef struct Knob {
     const char *name;

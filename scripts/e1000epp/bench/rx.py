@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Receive report and benchmark for the CLI.
 
-`./e1000e-pp report` -> report(args): runs `e1000e-pp-rx-test --report`,
+`./e1000e-pp report` -> report(args): runs `e1000e-pp-rx-report`,
 which measures the stock and the page-pool receive designs on the model at
 every MTU of a sweep and prints the page-pool series' published table
 (pieces / truesize / density) with the measured values beside the
@@ -9,7 +9,7 @@ published ones; --json FILE writes every measured number.
 
 `./e1000e-pp bench` -> bench(args): runs the qtest receive benchmark
 (`e1000e-pp-bench`, frames/s for e1000e-pp and the stock e1000e in the
-same run), the design benchmark (`e1000e-pp-rx-test --design-bench`: the
+same run), the design benchmark (`e1000e-pp-rx-designbench`: the
 stock and page-pool receive designs on the same e1000e-pp device, runs
 interleaved, frames/s and device-visible work per frame) and the
 core-only benchmark (`core-bench`, ns per frame against a memcpy +
@@ -28,11 +28,10 @@ import sys
 from e1000epp.common import argtypes, paths, qtest_binary
 from e1000epp.common.qtest_binary import fail as _fail
 
-QTEST_DIR = os.path.join(paths.QEMU_BUILD, "tests", "qtest", "e1000e_pp")
-RX_TEST_TARGET = "tests/qtest/e1000e_pp/e1000e-pp-rx-test"
-BENCH_TARGET = "tests/qtest/e1000e_pp/e1000e-pp-bench"
-RX_TEST_BIN = os.path.join(paths.QEMU_BUILD, RX_TEST_TARGET)
-BENCH_BIN = os.path.join(paths.QEMU_BUILD, BENCH_TARGET)
+QTEST_DIR = os.path.join(paths.QEMU_BUILD, paths.QTEST_DIR)
+REPORT_BIN = os.path.join(QTEST_DIR, "e1000e-pp-rx-report")
+DESIGN_BENCH_BIN = os.path.join(QTEST_DIR, "e1000e-pp-rx-designbench")
+BENCH_BIN = os.path.join(QTEST_DIR, "e1000e-pp-bench")
 CORE_BENCH_BIN = os.path.join(paths.NATIVE_DIR, "tests", "bench",
                               "core-bench")
 MODELS = ("e1000e-pp", "e1000e")
@@ -105,10 +104,10 @@ def report(args):
     if model not in MODELS:
         return _fail("unknown model %r (choose from %s)"
                      % (model, ", ".join(MODELS)))
-    err = qtest_binary.need_qtest(RX_TEST_BIN)
+    err = qtest_binary.need_qtest(REPORT_BIN)
     if err:
         return err
-    argv = [RX_TEST_BIN, "--report", model]
+    argv = [REPORT_BIN, model]
     mtu = getattr(args, "mtu", None)
     if mtu:
         if not re.match(r"^\d+-\d+$", mtu):
@@ -131,7 +130,7 @@ def report(args):
     else:
         rc, _ = _stream(argv)
     if rc:
-        return _fail("e1000e-pp-rx-test --report exited with %d" % rc)
+        return _fail("e1000e-pp-rx-report exited with %d" % rc)
     return 0
 
 
@@ -195,8 +194,8 @@ def _design_bench(args):
     if err:
         return err, []
     return _bench_binary(
-        "e1000e-pp-rx-test --design-bench", RX_TEST_BIN,
-        ["--design-bench", "--frames", str(frames), "--repeat", str(repeat)],
+        "e1000e-pp-rx-designbench", DESIGN_BENCH_BIN,
+        ["--frames", str(frames), "--repeat", str(repeat)],
         "bench: stock vs page-pool receive design on e1000e-pp, runs "
         "interleaved (about 15 s) ...")
 

@@ -20,8 +20,8 @@ import sys
 from e1000epp.common import argtypes, paths, qtest_binary
 from e1000epp.common.qtest_binary import fail as _fail
 
-TXBENCH_TARGET = "tests/qtest/e1000e_pp/e1000e-pp-txbench"
-TXBENCH_BIN = os.path.join(paths.QEMU_BUILD, TXBENCH_TARGET)
+TXBENCH_BIN = os.path.join(paths.QEMU_BUILD, paths.QTEST_DIR,
+                           "e1000e-pp-txbench")
 MODELS = ("e1000e-pp", "e1000e")
 CASES = ("64B", "1514B", "TSO-64KiB")
 

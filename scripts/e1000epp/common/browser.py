@@ -13,8 +13,10 @@ not wholly inside its canvas (the <svg> it is drawn in, which clips it,
 or the width of the window for HTML, past which the reader must
 scroll sideways); two texts overlap when their boxes share more than
 TOLERANCE pixels both ways. The window has a fixed size (an SVG's
-own), virtual time a fixed budget: the same file gives the same boxes.
-A screenshot of the same page is kept as evidence on request.
+own, or larger), virtual time a fixed budget: the same file gives the
+same boxes.
+A screenshot of the same page, taken by the same run, is kept as
+evidence on request.
 
 Used by the cli tests (pictures made from made-up results) and by the
 functional tests (the reports of real runs).
@@ -37,6 +39,10 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
 TIMEOUT = 120
 TOLERANCE = 1.0
 HTML_WINDOW = (1280, 900)
+# A window 100 pixels high gives Chromium 156 a blank screenshot (the
+# boxes are right): an SVG smaller than this gets a larger window.
+MIN_WINDOW = 320
+MAX_HEIGHT = 16000
 MARK = "e1000epp-text-boxes"
 
 _MEASURE = """<script>(function () {
@@ -74,7 +80,8 @@ while ((n = walk.nextNode())) {
 var s = document.createElement("script");
 s.type = "application/json";
 s.id = "%s";
-s.textContent = JSON.stringify(out).replace(/</g, "\\\\u003c");
+s.textContent = JSON.stringify({texts: out,
+  height: document.documentElement.scrollHeight}).replace(/</g, "\\\\u003c");
 document.body.appendChild(s);
 })();</script>""" % MARK
 
@@ -101,7 +108,8 @@ def page_for(path):
             f"{html.escape(os.path.basename(path))}</title><style>"
             "html,body{margin:0;padding:0;overflow:hidden}"
             "svg{display:block}</style></head><body>"
-            f"{body}{_MEASURE}</body></html>"), (w, h)
+            f"{body}{_MEASURE}</body></html>"), \
+        (max(w, MIN_WINDOW), max(h, MIN_WINDOW))
 
 
 def _chromium(args, profile):
@@ -120,25 +128,33 @@ def _chromium(args, profile):
 def measure(path, screenshot=None):
     """[{text, box: [left, top, right, bottom], canvas: [...]}] of every
     text in the file as Chromium lays it out (CSS pixels); with
-    screenshot, a PNG of the window written there."""
-    page, (w, h) = page_for(str(path))
+    screenshot, a PNG of the whole picture or page written there (by
+    the same run for an SVG; for a page, by a second run in a window as
+    high as the page)."""
+    path = str(path)
+    page, (w, h) = page_for(path)
+    svg = path.endswith(".svg")
+    shot = [f"--screenshot={os.path.abspath(screenshot)}"] \
+        if screenshot else []
     with tempfile.TemporaryDirectory(prefix="e1000epp-browser-") as tmp:
         page_path = os.path.join(tmp, "page.html")
         with open(page_path, "w", encoding="utf-8") as f:
             f.write(page)
         url = "file://" + page_path
-        size = f"--window-size={w},{h}"
-        dom = _chromium([size, "--dump-dom", url],
-                        os.path.join(tmp, "profile-dom"))
-        if screenshot:
-            _chromium([size, f"--screenshot={os.path.abspath(screenshot)}",
-                       url], os.path.join(tmp, "profile-shot"))
-    m = re.search(r'<script type="application/json" id="%s">(.*?)</script>'
-                  % MARK, dom, re.S)
-    if not m:
-        raise AssertionError(f"{path}: the measuring script left no result "
-                             f"in Chromium's DOM: {dom[-1000:]!r}")
-    return json.loads(m.group(1))
+        dom = _chromium([f"--window-size={w},{h}"] + (shot if svg else [])
+                        + ["--dump-dom", url], os.path.join(tmp, "profile"))
+        m = re.search(r'<script type="application/json" id="%s">(.*?)'
+                      '</script>' % MARK, dom, re.S)
+        if not m:
+            raise AssertionError(f"{path}: the measuring script left no "
+                                 f"result in Chromium's DOM: "
+                                 f"{dom[-1000:]!r}")
+        data = json.loads(m.group(1))
+        if shot and not svg:
+            high = min(max(h, data["height"]), MAX_HEIGHT)
+            _chromium([f"--window-size={w},{high}"] + shot + [url],
+                      os.path.join(tmp, "profile"))
+    return data["texts"]
 
 
 def _inside(box, canvas):

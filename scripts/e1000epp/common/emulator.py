@@ -4,12 +4,12 @@ caller's arguments (`./e1000e-pp qemu`, the VM harness, the benches)."""
 
 import os
 
-from e1000epp.common.paths import IPXE_DIR, OPTIONROM_DIR, QEMU_BIN, SEABIOS_DIR
+from e1000epp.common import paths
 
 
 def firmware_dirs():
     """Firmware search directories, in the order QEMU should search them."""
-    return [d for d in (OPTIONROM_DIR, SEABIOS_DIR, IPXE_DIR)
+    return [d for d in (paths.OPTIONROM_DIR, paths.SEABIOS_DIR, paths.IPXE_DIR)
             if os.path.isdir(d)]
 
 
@@ -23,4 +23,4 @@ def firmware_args():
 
 def qemu_cmd(args=()):
     """argv for the built emulator with firmware paths set, then `args`."""
-    return [QEMU_BIN] + firmware_args() + list(args)
+    return [paths.QEMU_BIN] + firmware_args() + list(args)

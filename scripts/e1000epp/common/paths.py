@@ -19,8 +19,8 @@ QEMU_SANITIZED_BIN = os.path.join(QEMU_SANITIZED_BUILD, "qemu-system-x86_64")
 # (setup --fuzzing): its generic-fuzz target aimed at one device.
 QEMU_FUZZ_BUILD = os.path.join(BUILD, "qemu-fuzz")
 QEMU_FUZZ_BIN = os.path.join(QEMU_FUZZ_BUILD, "qemu-fuzz-x86_64")
-QTEST_TARGET = "tests/qtest/e1000e_pp/e1000e-pp-test"
-QTEST_BIN = os.path.join(QEMU_BUILD, QTEST_TARGET)
+# Where tests/qtest/meson.build puts its binaries in the QEMU build
+QTEST_DIR = "tests/qtest/e1000e_pp"
 OPTIONROM_DIR = os.path.join(QEMU_BUILD, "pc-bios", "optionrom")
 GUEST_DIR = os.path.join(BUILD, "guest")
 NATIVE_DIR = os.path.join(BUILD, "native")

@@ -176,6 +176,9 @@ td,th{border:1px solid #999;padding:2px 6px;font-size:12px;text-align:center}
 td.pass{background:#c8f0c8} td.fail{background:#f4b0b0}
 td.error{background:#f4d890} td.none{background:#eee}
 td.changed{outline:3px solid #36c}
+#coverage-table th,#coverage-table td{padding:2px 3px}
+#coverage-table tr:first-child th{overflow-wrap:anywhere}
+#coverage-table th:first-child{white-space:nowrap}
 pre{background:#f4f4f4;padding:4px;white-space:pre-wrap}
 """
 

@@ -10,8 +10,8 @@ import time
 
 from e1000epp.common import argtypes, paths, qtest_binary
 
-TEST_BIN = os.path.join(paths.QEMU_BUILD,
-                        "tests/qtest/e1000e_pp/e1000e-pp-test")
+TEST_BIN = os.path.join(paths.QEMU_BUILD, paths.QTEST_DIR,
+                        "e1000e-pp-device-race-test")
 SCENARIO = "/x86_64/e1000e-pp/race_reset_task_vs_runtime_suspend"
 
 

@@ -181,12 +181,12 @@ def qtest_targets():
     out = subprocess.run(["ninja", "-C", paths.QEMU_BUILD, "-t", "targets",
                           "all"], stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, text=True).stdout
-    prefix = os.path.dirname(paths.QTEST_TARGET) + "/"
+    prefix = paths.QTEST_DIR + "/"
     found = []
     for line in out.splitlines():
         target, _, rule = line.partition(": ")
         if (target.startswith(prefix) and "/" not in target[len(prefix):]
-                and "LINKER" in rule):
+                and "LINKER" in rule and not target.endswith(".a")):
             found.append(target)
     return sorted(found)
 
@@ -230,7 +230,7 @@ def build(reporter, jobs=None):
         built.append("%d qtest/bench binaries" % len(targets))
     else:
         reporter.line("no qtest target yet (%s): skipped"
-                      % paths.QTEST_TARGET)
+                      % paths.QTEST_DIR)
     if build_optionroms(reporter):
         built.append("option ROMs")
     return ", ".join(built)

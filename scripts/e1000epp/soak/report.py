@@ -105,7 +105,8 @@ def _wrap(s, width, size=FONT):
     and of even lengths."""
     most = max(10, int(width / (size * EM_PER_CHAR)))
     lines = textwrap.wrap(str(s), most) or [""]
-    for chars in range(len(str(s)) // len(lines), most):
+    longest = max(len(word) for word in str(s).split() or [""])
+    for chars in range(max(longest, len(str(s)) // len(lines)), most):
         even = textwrap.wrap(str(s), chars)
         if len(even) == len(lines):
             return even
@@ -150,7 +151,7 @@ def svg_plot(samples, analyses, title):
         hi = max([y for _, y in pts] or [1])
         pad = max((hi - lo) * 0.1, 2.0)
         panels.append((key, label, colour, pts, lo - pad, hi + pad,
-                       _ticks(lo - pad, hi + pad)))
+                       _ticks(lo - pad, hi + pad) if pts else []))
     left = 12 + max([40] + [_text_width(t) for p in panels
                             for _, t in p[6]])
     right = max(20, 6 + _text_width(xticks[-1][1]) / 2)

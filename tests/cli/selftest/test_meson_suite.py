@@ -177,3 +177,59 @@ def test_a_suite_with_no_test_fails(tmp_path):
     build = project(tmp_path, {"a": ("print('1..1\\nok 1 a')", "x", "")})
     res = run_meson_suite("unit", build, "unit")
     assert res.notes[0].startswith("no test() of suite unit in ")
+
+
+@pytest.mark.parametrize("rule, body, why", [
+    ("bails out", "print('1..3\\nok 1 a\\nBail out! no device')",
+     "exited with an error"),
+    ("plan not met", "print('1..3\\nok 1 a\\nok 2 b')",
+     "exited with an error"),
+])
+def test_an_incomplete_tap_stream_fails(tmp_path, rule, body, why):
+    build = project(tmp_path, {"p": (body, "unit", "")})
+    res = run_meson_suite("unit", build, "unit")
+    assert res.broken == 1
+    assert res.notes[0].startswith("p: " + why)
+
+
+def test_k_matching_no_glib_path_runs_nothing_and_fails_nothing(tmp_path,
+                                                                runs):
+    build = project(tmp_path, {"rx": (GLIB_LIKE, "e1000e-pp", "")})
+    res = run_meson_suite("qtest", build, "e1000e-pp", k="no_such_test",
+                          glib=True)
+    assert counts(res) == (0, 0, 0, 0)
+    assert not runs.exists()
+
+
+def test_a_glib_binary_that_cannot_list_its_paths_fails_under_k(tmp_path):
+    build = project(tmp_path, {
+        "rx": ("sys.exit(3) if '-l' in sys.argv else print('1..0')",
+               "e1000e-pp", ""),
+    })
+    res = run_meson_suite("qtest", build, "e1000e-pp", k="rx", glib=True)
+    assert counts(res) == (0, 1, 0, 1)
+    assert res.notes[0] == "rx: -l (list the tests) failed"
+
+
+def test_a_stock_difference_skip_is_only_a_skip(tmp_path):
+    build = project(tmp_path, {
+        "q": ("print('1..2\\nok 1 /x86_64/e1000e-pp/a\\nok 2 /x86_64/e1000e/"
+              "a # SKIP stock e1000e differs: no FCS')", "e1000e-pp", ""),
+    })
+    res = run_meson_suite("qtest", build, "e1000e-pp", glib=True)
+    assert counts(res) == (1, 0, 1, 0)
+    assert res.notes == []
+
+
+def test_the_sanitized_suite_without_its_qemu_says_how_to_build_it(
+        tmp_path, monkeypatch):
+    build = project(tmp_path, {"q": ("print('1..1\\nok 1 a')", "e1000e-pp",
+                                     "")})
+    missing = str(tmp_path / "qemu-sanitized" / "qemu-system-x86_64")
+    monkeypatch.setattr(meson_suite.paths, "QEMU_SANITIZED_BIN", missing)
+    res = run_meson_suite("qtest-sanitized", build, "e1000e-pp",
+                          wrapper_env={"QTEST_QEMU_BINARY": missing})
+    assert counts(res) == (0, 1, 0, 1)
+    assert res.notes[0].startswith("q: ")
+    assert res.notes[0].endswith("is not built: run ./e1000e-pp setup "
+                                 "--sanitized")

@@ -4,7 +4,7 @@
  *
  * Booted with -kernel (multiboot: 32-bit protected mode, paging off), it
  * switches to long mode on identity-mapped 2 MB pages and runs two
- * windows of the plugin's marks (guest/agent/cost-mark.h):
+ * windows of the plugin's marks (tools/wire/cost-mark.h):
  *
  *   window 1: call outer, which reaches inner through a retpoline (the
  *             thunk jumps to inner with `ret`), returns through a return

@@ -4,7 +4,7 @@
  * through qom-set (QMP) in D0 and in D3hot, and on the command line.
  * Each is refused with an error that names the property and what it
  * takes, and the device keeps what it had; the values in range are
- * accepted. The ranges are docs/usage.md's, written here as literals.
+ * accepted. The ranges are docs/usage/qemu.md's, written here as literals.
  *
  * stock e1000e: has none of the knobs (one scenario says so), and its
  * command line refuses them as unknown properties.
@@ -190,8 +190,8 @@ static void props_bad_values_refused_over_qmp(const char *model)
 
 /*
  * Every property e1000e-pp has and stock e1000e does not: the knobs of
- * docs/usage.md's property table (all but mac), and the counters and
- * lists docs/usage.md, docs/fidelity.md and the scenarios read.
+ * docs/usage/qemu.md's property table (all but mac), and the counters and
+ * lists docs/usage/qemu.md, docs/fidelity.md and the scenarios read.
  */
 static const char *const pp_only_props[] = {
     "x-rx-backpressure", "x-reset-delay-ns", "x-rx-fetch-limit",

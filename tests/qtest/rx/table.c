@@ -2,7 +2,9 @@
 /*
  * The page-pool series' published table (published.c) checked on the
  * device: both designs at every 4th MTU from 68 to 9212, and the stock
- * paths (standard, packet split, jumbo) at every breakpoint.
+ * paths (standard, packet split, jumbo) at every breakpoint.  Built twice
+ * (meson.build): with EPP_TABLE_PAGEPOOL the page-pool design's sweep,
+ * without it the stock design's sweep and the stock paths.
  */
 
 #include "qemu/osdep.h"
@@ -172,19 +174,15 @@ static void rx_stock_paths(const char *model, const void *opaque)
 static void rx_add_published_table_cases(void)
 {
     static const char *const paths[] = { "standard", "split", "jumbo" };
-    static const TableCase cases[] = {
-        { EPP_RX_PAGEPOOL, 4 },
-        { EPP_RX_STOCK, 4 },
+    static const TableCase sweep = {
+        EPP_TABLE_PAGEPOOL ? EPP_RX_PAGEPOOL : EPP_RX_STOCK, 4
     };
+    g_autofree char *table = g_strdup_printf(
+        "rx/published_table/%s", epp_rx_design_name(sweep.design));
     size_t i;
 
-    for (i = 0; i < ARRAY_SIZE(cases); i++) {
-        g_autofree char *path = g_strdup_printf(
-            "rx/published_table/%s", epp_rx_design_name(cases[i].design));
-
-        epp_add_case(path, rx_published_table, &cases[i]);
-    }
-    for (i = 0; i < ARRAY_SIZE(paths); i++) {
+    epp_add_case(table, rx_published_table, &sweep);
+    for (i = 0; !EPP_TABLE_PAGEPOOL && i < ARRAY_SIZE(paths); i++) {
         g_autofree char *path = g_strdup_printf("rx/stock_paths/%s",
                                                 paths[i]);
 
