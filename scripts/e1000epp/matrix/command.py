@@ -263,9 +263,9 @@ def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
     peer_bin = preflight.vm_preflight(guest_dir)
 
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    report = os.path.abspath(args.report or
-                             os.path.join(paths.REPORTS_DIR, stamp))
-    os.makedirs(report, exist_ok=True)
+    report_dir = os.path.abspath(args.report or
+                                 os.path.join(paths.REPORTS_DIR, stamp))
+    os.makedirs(report_dir, exist_ok=True)
     meta = {"stamp": stamp, "device": args.device,
             "matrix": matrix_label(args),
             "only": args.only or "", "shard": shard or "",
@@ -280,7 +280,7 @@ def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
           f"on {args.device}"
           f"{'' if vms == 1 else ', %d VMs at once' % vms}; guest "
           f"{guest_desc}", flush=True)
-    print(f"[run] report {report}", flush=True)
+    print(f"[run] report {report_dir}", flush=True)
 
     t0 = time.monotonic()
     times = []
@@ -310,7 +310,7 @@ def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
 
     def run_group(group, report_result):
         return execute.run_cells(
-            group, args.device, report, peer_bin, guest_dir=guest_dir,
+            group, args.device, report_dir, peer_bin, guest_dir=guest_dir,
             on_result=report_result, on_boot=on_boot,
             measure_cost=args.cost, traffic_timeout=args.traffic_timeout,
             keep_state=args.keep_state)
@@ -321,12 +321,12 @@ def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
     meta.update({"boots": boots, "wall_seconds": round(wall, 1),
                  "median_cell_seconds":
                  per[len(per) // 2] if per else 0})
-    text, _ = report.write_report(report, meta, results, args.baseline)
+    text, _ = report.write_report(report_dir, meta, results, args.baseline)
     print()
     print(text)
     print(f"boots {boots}, median {meta['median_cell_seconds']:.1f}s per "
           f"cell, wall {report.fmt_secs(wall)}")
-    print(f"report: {report}/report.html (junit.xml, summary.txt, "
+    print(f"report: {report_dir}/report.html (junit.xml, summary.txt, "
           "cells/<name>/)")
     write_json(args.json, meta, results)
     failed = sum(r["status"] != cell_model.PASS for r in results)

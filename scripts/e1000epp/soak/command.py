@@ -39,7 +39,7 @@ import time
 from collections import Counter
 
 from e1000epp.common import argtypes, paths
-from e1000epp.matrix import report
+from e1000epp.matrix import report as matrix_report
 from e1000epp.soak import events as soak_events
 from e1000epp.soak import guest as soak_guest
 from e1000epp.soak import report as soak_report
@@ -429,8 +429,8 @@ class Soak:
 
     def write(self):
         data = self.data()
-        report.write_json(os.path.join(self.report, "soak.json"),
-                          data)
+        matrix_report.write_json(os.path.join(self.report, "soak.json"),
+                                 data)
         with open(os.path.join(self.report, "memory.svg"), "w") as f:
             f.write(soak_report.svg_plot(
                 self.samples, data["memory"],
