@@ -76,9 +76,11 @@ def run_qtest_sanitized(k=None):
 
 
 def run_cli(k=None):
-    """The CLI's own tests (tests/cli); no build and no VM needed."""
+    """The CLI's own tests (tests/cli); no build and no VM needed.  Its
+    files run side by side, one per CPU (meson projects and Chromium
+    pages wait on their own processes)."""
     res, _ = run_pytest(os.path.join(LAST_TEST, "cli-junit.xml"), k,
-                        name="cli", test_dir=CLI_DIR,
+                        name="cli", test_dir=CLI_DIR, workers=_cpus(),
                         limit=PYTEST_LIMITS["cli"])
     return res
 
