@@ -24,43 +24,63 @@ from e1000epp.image import pagepool_series
 from e1000epp.matrix import cell_model
 
 # fixture -> (cells, the failing cell's reason must match, what it is).
-# The reasons are those bugs/README.md recorded when each fixture was
-# first run by hand.
+# Each pattern is the fixture's stated reason (bugs/README.md, "expected
+# reason"), matched against the text of the checks that failed (a FAIL
+# cell's reason, or what an ERROR cell lists under "checks failed before
+# the error"): the check's own words and what it found, never any
+# failure of the cell. A guest that did not boot or whose agent stopped
+# answering catches nothing (judge()).
 TARGETS = {
     "fcs-straddle": (
-        "mtu9212-keep-msix-noiommu", r"frames peer->guest.*corrupt",
+        "mtu9212-keep-msix-noiommu",
+        r"frames peer->guest \(agent\):[^\n]*\bcorrupt [1-9]",
         "an FCS across two 2 KB chunks left partly on the frame: its "
         "B-2 pattern frames arrive with FCS bytes at the end"),
     "fcs-alone": (
-        "mtu9212-keep-msix-noiommu", r"frames peer->guest.*trunc",
+        "mtu9212-keep-msix-noiommu",
+        r"frames peer->guest \(agent\):[^\n]*\btrunc [1-9]",
         "an FCS alone in the last chunk trimmed twice: its B pattern "
         "frames arrive 4 bytes short"),
     "truesize": (
-        "mtu4097-rxfcs-msix-noiommu", r"truesize of each MTU-sized frame",
+        "mtu4097-rxfcs-msix-noiommu",
+        r"truesize of each MTU-sized frame [^\n]*: got \[",
         "chained chunks charged 2048 instead of a page: the cell's "
         "held echoes are charged less than the series' table"),
     "napi-down": (
         "mtu1500-strip-msix-noiommu,mtu9000-strip-msi-noiommu",
-        r"dmesg free of",
+        r"dmesg free of [^\n]*WARNING:[^;\n]*"
+        r"\bpage_pool_disable_direct_recycling\b",
         "NAPI enabled while down: the MTU change's down warns in "
         "page_pool_disable_direct_recycling"),
     "no-sync": (
         "mtu1500-strip-msix-bounce,mtu9212-keep-msix-bounce",
-        r"frames peer->guest|UDP echo",
+        r"frames peer->guest \(agent\):[^\n]*"
+        r"\b(missing|corrupt|stale) [1-9]",
         "no DMA sync for the CPU: under swiotlb=force the driver reads "
-        "the stale page, not the bounce slot the device wrote"),
+        "the stale page, not the bounce slot the device wrote: "
+        "peer->guest frames lost or corrupt"),
     "early-recycle": (
         "mtu9000-strip-msi-noiommu,mtu4097-rxfcs-msix-noiommu",
-        r"dmesg free of|agent did not answer",
+        r"dmesg free of [^\n]*(WARNING:[^;\n]*\bpage_pool_unref_netmem\b|"
+        r"BUG: Bad page state)",
         "a chained chunk recycled while the skb holds it: page_pool "
-        "warnings and a bad page state at the next down"),
+        "warnings (negative reference) and a bad page state at the next "
+        "down"),
     "reset-pm": (
         "mtu1500-strip-msix-noiommu-resetpm",
-        r"untouched in D3hot|e1000e_pm_runtime_suspend",
+        r"untouched in D3hot[^\n]*: got [1-9]|"
+        r"dmesg free of [^\n]*WARNING:[^;\n]*\be1000e_pm_runtime_suspend\b",
         "the reset task without a runtime-PM reference: the runtime "
         "suspend gives up waiting for it and puts the function in D3hot "
         "while the reset task still reprograms the MAC (the race matrix)"),
 }
+# An ERROR cell's reason: the harness's error, then the checks that had
+# failed before it (matrix/execute.py run_cell).
+BEFORE_ERROR = "\nchecks failed before the error:\n"
+# Errors that say the guest never ran the checks: the boot failed
+# (matrix/execute.py run_cells), or the agent stopped answering (a hung
+# or dead guest, vm/agentlink.py).
+NO_GUEST = re.compile(r"^boot \d+ \(.*\) failed:|did not answer")
 RUN_TIMEOUT = 3600
 
 
@@ -132,12 +152,50 @@ def _run(report, cells, driver_args, timeout_s, log):
     return cells_out, round(time.monotonic() - t0, 1)
 
 
-def caught(results, pattern):
-    """The first cell that did not pass with a reason matching."""
+def failed_checks(r):
+    """The text of the checks a cell failed: a FAIL cell's reason; of an
+    ERROR cell only the checks listed as failed before the error (its
+    harness error says why the cell stopped, not what it found)."""
+    reason = r.get("reason") or ""
+    if r["status"] == cell_model.FAIL:
+        return reason
+    if r["status"] == cell_model.ERROR and BEFORE_ERROR in reason:
+        return reason.split(BEFORE_ERROR, 1)[1]
+    return ""
+
+
+def _first_line(r):
+    return ((r.get("reason") or "").splitlines() or ["(no reason)"])[0]
+
+
+def judge(results, pattern):
+    """(the first cell that failed a check for the fixture's reason,
+    None) when one did; else (None, why it is not caught): the guest did
+    not boot or stopped answering (an error, not a catch), the cells
+    failed for other reasons, or they passed."""
     for r in results:
-        if r["status"] != "pass" and re.search(pattern, r["reason"] or ""):
-            return r
-    return None
+        if r["status"] != cell_model.PASS and \
+                re.search(pattern, failed_checks(r)):
+            return r, None
+    bad = [r for r in results if r["status"] != cell_model.PASS]
+    dead = [r for r in bad if r["status"] == cell_model.ERROR and
+            NO_GUEST.search(r.get("reason") or "")]
+    if dead:
+        return None, ("not caught: the guest did not boot or did not "
+                      "answer: " + "; ".join(
+                          f"{r['cell']} {_first_line(r)}" for r in dead))
+    if bad:
+        return None, ("not caught: failed for another reason: " +
+                      "; ".join(f"{r['cell']} {r['status']}: "
+                                f"{_first_line(r)[:160]}" for r in bad))
+    if not results:
+        return None, "not caught: the run reported no cells"
+    return None, "not caught: every cell passed"
+
+
+def caught(results, pattern):
+    """The first cell that failed a check for the fixture's reason."""
+    return judge(results, pattern)[0]
 
 
 def _memo_run(memo, kind, report, cells, driver_args, timeout_s, log):
@@ -156,16 +214,16 @@ def check(bug, report, stock, timeout_s, log, memo):
     log(f"{bug}: {what}")
     out = {"bug": bug, "cells": cells.split(","), "expect": pattern}
     res, secs = _run(os.path.join(report, bug), cells,
-                     ["--driver", f"{pagepool_series.WORD}+{bug}"], timeout_s, log)
-    hit = caught(res, pattern)
+                     ["--driver", f"{pagepool_series.WORD}+{bug}"],
+                     timeout_s, log)
+    hit, why = judge(res, pattern)
     out["fixture"] = {"seconds": secs, "cells": [
         {k: r[k] for k in ("cell", "status", "reason")} for r in res],
-        "caught_by": hit and hit["cell"]}
+        "caught_by": hit and hit["cell"], "not_caught": why}
     out["caught"] = hit is not None
     log("  fixture: " + (f"caught by {hit['cell']}: {hit['status']} "
-                         f"{(hit['reason'] or '')[:160]}" if hit else
-                         "NOT caught: " + "; ".join(
-                              f"{r['cell']} {r['status']}" for r in res)))
+                         f"{failed_checks(hit)[:160]}" if hit else
+                         why[:1].upper() + why[1:]))
     res, secs = _memo_run(memo, "series", report, cells,
                           ["--driver", pagepool_series.WORD], timeout_s, log)
     out["series"] = {"seconds": secs, "cells": [

@@ -139,6 +139,12 @@ PAGEPOOL_CHUNK = 2048
 # A driver that builds its Rx buffers through libeth's page pool (the
 # series' design): the module libeth is loaded for it.
 PAGEPOOL_HOLDER = "/sys/module/libeth/holders/e1000e"
+# The driver under test as the run's options name it (`run`'s
+# driver_under_test): Debian's own e1000e, the page-pool series
+# (--driver pagepool[+BUG]); None for the user's own driver (--module,
+# --driver-src, --kernel...), which only the guest can tell.
+DRIVER_STOCK = "stock"
+DRIVER_SERIES = "pagepool-series"
 
 # Every counter of `ethtool -S` an error cell moves, zero unless named
 # (Linux e1000e, e1000e_update_stats: rx_errors = RXERRC + CRCERRS +

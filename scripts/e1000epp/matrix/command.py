@@ -243,6 +243,19 @@ def _check_baseline(path):
             raise _error(e)
 
 
+def driver_under_test(args):
+    """The driver the run's options name: the page-pool series
+    (--driver, which prepare() also turns into a --driver-src),
+    Debian's own e1000e (no driver or kernel option, or only
+    --debian-kernel), or None for the user's own (told in the guest)."""
+    if getattr(args, "driver", None):
+        return cell_model.DRIVER_SERIES
+    if any(getattr(args, k, None) for k in ("kernel", "modules", "module",
+                                            "driver_src", "kernel_tree")):
+        return None
+    return cell_model.DRIVER_STOCK
+
+
 def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
     cells, shard = select_cells(args)
     _check_baseline(args.baseline)
@@ -313,7 +326,7 @@ def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
             group, args.device, report_dir, peer_bin, guest_dir=guest_dir,
             on_result=report_result, on_boot=on_boot,
             measure_cost=args.cost, traffic_timeout=args.traffic_timeout,
-            keep_state=args.keep_state)
+            keep_state=args.keep_state, driver=driver_under_test(args))
 
     results, boots = run_groups(groups, vms, run_group, on_result)
     wall = time.monotonic() - t0

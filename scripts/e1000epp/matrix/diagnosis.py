@@ -186,14 +186,45 @@ def diagnose(faults, delivered0, frames, dmesg_lines, iommu=False,
     return out
 
 
+def unread(start, end):
+    """The QMP readings of a cell's start and end that failed, each as
+    "NAME at the cell's start|end" (a counter not a number, a list not a
+    text, situations that name no counter or other counters than the
+    other reading's): with one of them the cell's situations or DMA
+    faults would be counted against nothing, i.e. since boot."""
+    out = []
+    sits = [parse_situations(r.get("situations"))
+            if isinstance(r.get("situations"), str) else None
+            for r in (start, end)]
+    for i, (when, got, names) in enumerate((("start", start, QOM_START),
+                                            ("end", end, QOM_END))):
+        for name in names:
+            v = got.get(name)
+            if name == "situations":
+                ok = bool(sits[i]) and (sits[1 - i] is None or
+                                        not sits[1 - i] or
+                                        set(sits[i]) == set(sits[1 - i]))
+            elif name == "dma-faults":
+                ok = isinstance(v, str)
+            else:
+                ok = isinstance(v, int) and not isinstance(v, bool)
+            if not ok:
+                out.append(f"{name} at the cell's {when}")
+    return out
+
+
 def cell_end(start, end, cell_dir, peer_mac, iommu, injected=False):
     """(faults diagnosed, coverage) of a cell from the QMP readings at
     its start and end (None where the device has no such property);
-    injected: the cell armed x-dma-fault-writes."""
+    injected: the cell armed x-dma-fault-writes. Coverage is None unless
+    both readings of the situations are whole (unread() names the one
+    that failed): a difference against a failed first read would be
+    every situation since boot."""
     faults, coverage = [], None
-    if isinstance(end.get("situations"), str):
+    bad = unread(start, end)
+    if not any(b.startswith("situations ") for b in bad):
         after = parse_situations(end["situations"])
-        before = parse_situations(start.get("situations"))
+        before = parse_situations(start["situations"])
         coverage = {"known": list(after), "hit": hit(before, after)}
     n0, n1 = start.get("dma-fault-count"), end.get("dma-fault-count")
     if isinstance(n0, int) and isinstance(n1, int) and n1 > n0:

@@ -36,8 +36,8 @@ from e1000epp.matrix import (buffer_layout, cell_model, diagnosis, guest_cost,
 from e1000epp.matrix.guest_io import (Checks, Guest, boot_args, cell_observed,
                                       check_iommu, check_irq_mode, configure,
                                       ethtool_stats, new_events, read_device,
-                                      read_layout, read_qom, read_taint, scan_dmesg, sh,
-                                      tcp_retransmits)
+                                      read_layout, read_qom, read_taint,
+                                      scan_dmesg, sh, tcp_retransmits)
 from e1000epp.matrix.traffic_context import TrafficContext
 from e1000epp.matrix.traffic_cost import (measured_traffic, record_cost,
                                           rx_burst)
@@ -116,8 +116,8 @@ class IotlbFills:
                        enable=True)
 
     def stop(self):
-        self.vm.qmp.execute("trace-event-set-state", name=guest_cost.FILL_EVENT,
-                            enable=False)
+        self.vm.qmp.execute("trace-event-set-state",
+                            name=guest_cost.FILL_EVENT, enable=False)
         return guest_cost.count_events(self.path, self.offset)[1]
 
 
@@ -128,22 +128,27 @@ NO_COPYBREAK = "absent"
 
 def driver_copybreak(vm):
     """The loaded e1000e's copybreak parameter: its value, NO_COPYBREAK
-    when the driver has none, None when it is there but unreadable."""
-    rc, out = sh(vm, f"test -e {COPYBREAK_PARAM} && cat {COPYBREAK_PARAM}",
+    when the driver has none (the guest says so, not an empty answer),
+    None when it cannot be read."""
+    rc, out = sh(vm, f"if test -e {COPYBREAK_PARAM}; then cat "
+                 f"{COPYBREAK_PARAM}; else echo {NO_COPYBREAK}; fi",
                  check=False)
-    if rc != 0 and not out.strip():
+    out = out.strip()
+    if rc == 0 and out == NO_COPYBREAK:
         return NO_COPYBREAK
-    return int(out.strip()) if rc == 0 and out.strip().isdigit() else None
+    return int(out) if rc == 0 and out.isdigit() else None
 
 
-def check_copybreak(checks, cell, delta, driver_copybreak):
+def check_copybreak(checks, cell, delta, driver_copybreak, driver=None):
     """One buffer per frame (the extended / legacy layouts Linux uses up
     to MTU 1500): every buffer the device filled is one the driver either
     re-posted (a frame shorter than copybreak, copied into a new skb by
     e1000_clean_rx_irq) or replaced with a new one (the device's per-slot
     tracking, rx-buf-reposted / rx-buf-new). Copybreak 0 copies nothing;
     any other of ours copies at least the cell's small frames (without
-    the IOMMU: see below)."""
+    the IOMMU: see below). A parameter that cannot be read fails the
+    check; one absent is accepted but from Debian's own driver (driver:
+    cell_model.DRIVER_STOCK), which has it."""
     layout = checks.layout
     if not layout or layout["format"] == "packet-split" or cell.family:
         # Packet split: buffer 0 is a new skb for every frame. A family's
@@ -161,9 +166,18 @@ def check_copybreak(checks, cell, delta, driver_copybreak):
     checks.eq("receive buffers new + re-posted = frames delivered "
               "(rx-buf-new, rx-buf-reposted)",
               None if new is None or again is None else new + again, got)
+    if driver_copybreak is None:
+        checks.true(f"the loaded driver's copybreak read ({COPYBREAK_PARAM})",
+                    False, "unreadable (no number, no word that it is "
+                    "absent): the copybreak bound cannot be checked")
+        return
     if driver_copybreak == NO_COPYBREAK:
         # The driver has no copybreak (the page-pool series removed it):
         # its re-posts are the pool recycling pages, nothing to bound.
+        checks.true(f"the loaded driver's copybreak ({COPYBREAK_PARAM})",
+                    driver != cell_model.DRIVER_STOCK,
+                    "absent, but the run's driver is Debian's e1000e, "
+                    "which has the parameter")
         return
     cb = COPYBREAK_DEFAULT if cell.copybreak is None else cell.copybreak
     checks.eq(f"the loaded driver's copybreak ({COPYBREAK_PARAM})",
@@ -184,6 +198,25 @@ def check_copybreak(checks, cell, delta, driver_copybreak):
                     f"{SMALL_FRAMES} small frames (copied, buffer kept)",
                     again is not None and again >= SMALL_FRAMES,
                     f"re-posted {again}")
+
+
+def check_qom_reads(checks, device, observed, start, end):
+    """The device's readings at the cell's start and end
+    (diagnosis.QOM_START, QOM_END): each one that failed fails the cell
+    naming it, for the situations and DMA faults of the cell cannot be
+    told from counts since boot without it (the stock e1000e, which
+    keeps none, fails once: its cell's purpose cannot be checked)."""
+    if not observed:
+        checks.true("the device's situations read (QMP)", False,
+                    f"{device} has no situations counters: the cell's "
+                    "purpose cannot be checked")
+        return
+    for what in diagnosis.unread(start, end):
+        name, _, when = what.partition(" at the cell's ")
+        got = repr((start if when == "start" else end).get(name))
+        checks.true(f"the device's {what} read (QMP qom-get)", False,
+                    f"read failed (got {got[:60]}): the cell's situations "
+                    "and DMA faults are not judged on counts since boot")
 
 
 def hang_events(events):
@@ -223,7 +256,7 @@ def expected_drops(cell, burst):
 
 
 def run_cell(vm, g, cell, index, cell_dir, log, window=None,
-             bound=cell_model.TRAFFIC_TIMEOUT):
+             bound=cell_model.TRAFFIC_TIMEOUT, driver=None):
     os.makedirs(cell_dir, exist_ok=True)
     t0 = time.monotonic()
     checks = Checks()
@@ -252,7 +285,7 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
         fills = IotlbFills(vm) if cell.iommu == "iommu" and \
             window is None else None
         ctx = TrafficContext(vm, cell, 0x10000 + index * 16, checks,
-                             cell_dir, tlog, bound)
+                             cell_dir, tlog, bound, driver)
         raw, buf = measured_traffic(ctx, window)
         if fills is not None:
             fills = fills.stop()
@@ -261,7 +294,8 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
         if cell.iommu == "iommu":
             tlog(f"IOTLB fills over the traffic: {fills}")
             checks.true("IOTLB fills over the traffic (intel-iommu "
-                        f"{guest_cost.FILL_EVENT}): the device's DMA translated",
+                        f"{guest_cost.FILL_EVENT}): the device's DMA "
+                        "translated",
                         bool(fills), f"{fills} fills")
         stats1 = ethtool_stats(vm, checks=checks)
         if raw is not None:
@@ -298,7 +332,8 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
                 checks.eq(f"device counter {k} (QMP)" +
                           (" unchanged" if not want else ""), delta[k], want)
         if observed:
-            check_copybreak(checks, cell, delta, driver_copybreak(vm))
+            check_copybreak(checks, cell, delta, driver_copybreak(vm),
+                            driver)
             want = expected_drops(cell, checks.burst)
             checks.eq("device drop counters over the cell (QMP)",
                       {k: delta.get(k) for k in want}, want)
@@ -318,10 +353,12 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
             tlog(f"guest TCP retransmissions (RetransSegs): "
                  f"{retrans1 - retrans0}")
         scan_dmesg(vm, g, cell, cell_dir, checks, taint0)
+        diag1 = read_qom(vm, diagnosis.QOM_END)
         faults, coverage = diagnosis.cell_end(
-            diag0, read_qom(vm, diagnosis.QOM_END), cell_dir,
+            diag0, diag1, cell_dir,
             harness.PEER_MAC, cell.iommu == "iommu",
             injected=any("knob-dma-fault-writes" in ln for ln in events))
+        check_qom_reads(checks, vm.device, observed, diag0, diag1)
         if faulted:
             check_expected_faults(checks, faults, checks.lost_seqs, tlog)
         else:
@@ -333,11 +370,7 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
             coverage["declared"] = declared
             if moot:
                 coverage["not_possible"] = moot
-        if coverage is None:
-            checks.true("the device's situations read (QMP)", False,
-                        f"{vm.device} has no situations counters: the "
-                        "cell's purpose cannot be checked")
-        else:
+        if coverage is not None:
             # The driver's counters against the device's, over the cell.
             pd = {k: peer1[k] - peer0[k] for k in ("pause_xoff",
                                                    "pause_xon")}
@@ -403,13 +436,18 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
 
 def run_cells(cells, device, report_dir, peer_bin, guest_dir=None,
               on_result=print, on_boot=print, measure_cost=False,
-              traffic_timeout=cell_model.TRAFFIC_TIMEOUT, keep_state=False):
+              traffic_timeout=cell_model.TRAFFIC_TIMEOUT, keep_state=False,
+              driver=None):
     """Run cells (in cell_model.plan order); returns (results, boots).
     measure_cost: load the cost plugin and measure every cell's traffic
-    (matrix/guest_cost.py). traffic_timeout: seconds a cell waits for pattern frames
-    (lost ones never come). keep_state: after a failing cell (FAIL, or
-    ERROR with QEMU still up) save the VM into cells/<name>/state
-    (matrix/kept_state.py); the guest then runs on as after any cell."""
+    (matrix/guest_cost.py). traffic_timeout: seconds a cell waits for
+    pattern frames (lost ones never come). keep_state: after a failing
+    cell (FAIL, or ERROR with QEMU still up) save the VM into
+    cells/<name>/state (matrix/kept_state.py); the guest then runs on
+    as after any cell.
+    driver: the driver under test as the run's options name it
+    (cell_model.DRIVER_STOCK, DRIVER_SERIES; None: the user's own, told
+    in the guest)."""
     results, boots = [], 0
     index = 0
     for boot_key, group in cell_model.plan(cells):
@@ -456,7 +494,8 @@ def run_cells(cells, device, report_dir, peer_bin, guest_dir=None,
                     r = run_cell(vm, g, cell, index,
                                  os.path.join(report_dir, "cells",
                                               cell.name),
-                                 on_boot, window, traffic_timeout)
+                                 on_boot, window, traffic_timeout,
+                                 driver)
                     if keep_state and r["status"] != cell_model.PASS and \
                             vm.machine.is_running():
                         from e1000epp.matrix import kept_state

@@ -80,7 +80,9 @@ class Guest:
 
     def __init__(self):
         self.params = None
-        self.dmesg_lines = 0
+        # The token of the last mark scan_dmesg wrote into the kernel
+        # log (None: no scan yet this boot; MARK_UNWRITTEN: it failed).
+        self.log_mark = None
         self.flow_control = True    # the driver's default: rx and tx on
         self.events = None          # the last device event seen
 
@@ -253,19 +255,81 @@ def cell_observed(vm):
     return vm.device != "e1000e"
 
 
+# The line scan_dmesg writes into the kernel log (/dev/kmsg) after each
+# read, with a token of its own: the next cell's lines are the ones
+# after it. The kernel drops its oldest lines when the log is full (128
+# KiB on Debian), never lines in the middle: while the mark is still
+# there so is every line after it, and a mark gone means lines were
+# lost. (No count of lines: once the log wraps, its line count stays
+# put while new lines keep coming.) printk_devkmsg "on" so that the
+# kernel never rate-limits the mark away.
+LOG_MARK = "pp-matrix: kernel log mark"
+MARK_UNWRITTEN = "unwritten"
+# The kernel's first line, still in the log when nothing was dropped.
+LOG_FIRST = "Linux version "
+
+
+def log_mark_command(token):
+    """Write the mark, then read the whole log (one shell command: no
+    line can come between the read and the mark)."""
+    return ("{ echo on > /proc/sys/kernel/printk_devkmsg; } 2>/dev/null; "
+            f"echo '<5>{LOG_MARK} {token}' > /dev/kmsg && dmesg")
+
+
+def lines_since(lines, mark):
+    """(the lines after the previous mark, or None when they cannot be
+    told: why); mark: the previous scan's token, None for a boot's first
+    scan (every line since the kernel's first)."""
+    if mark == MARK_UNWRITTEN:
+        return None, ("the previous cell's mark could not be written to "
+                      "/dev/kmsg: where this cell's lines start is unknown")
+    if mark is None:
+        if any(LOG_FIRST in ln for ln in lines[:3]):
+            return lines, ""
+        return None, (f"the kernel's first line ({LOG_FIRST.strip()}) is "
+                      "gone: the log wrapped since boot")
+    at = [i for i, ln in enumerate(lines) if f"{LOG_MARK} {mark}" in ln]
+    if not at:
+        return None, (f"the previous mark ({LOG_MARK} {mark}) is gone: the "
+                      "log wrapped and lines of this cell were lost")
+    return lines[at[-1] + 1:], ""
+
+
 def scan_dmesg(vm, g, cell, cell_dir, checks, taint0):
     """The cell's new kernel log lines against DMESG_BAD, but for the
-    lines that are the cell's event itself (its family's expect_log)."""
-    _, text = sh(vm, "dmesg")
-    lines = text.splitlines()
-    new = lines[g.dmesg_lines:] if len(lines) >= g.dmesg_lines else lines
-    g.dmesg_lines = len(lines)
+    lines that are the cell's event itself (its family's expect_log).
+    The cell's lines are those after the mark the previous scan wrote
+    (LOG_MARK); when they cannot be told (the log wrapped past the mark,
+    the mark unwritten) the cell fails saying so and every line still
+    in the log is scanned."""
+    token = os.urandom(6).hex()
+    rc, text = sh(vm, log_mark_command(token), check=False)
+    if rc != 0:
+        checks.true("kernel log read (a mark to /dev/kmsg, then dmesg)",
+                    False, text.strip()[:200] or f"rc {rc}")
+        g.log_mark = MARK_UNWRITTEN
+        new = []
+    else:
+        lines = text.splitlines()
+        # Up to this mark: lines after it are the next cell's.
+        at = [i for i, ln in enumerate(lines) if f"{LOG_MARK} {token}" in ln]
+        lines = lines[:at[-1]] if at else lines
+        new, lost = lines_since(lines, g.log_mark)
+        checks.true("kernel log of the cell complete (lines since the "
+                    "previous mark, none dropped from the ring buffer)",
+                    new is not None, lost)
+        if new is None:
+            new = lines
+        g.log_mark = token if at else MARK_UNWRITTEN
+        if not at:
+            checks.true("kernel log mark written (/dev/kmsg)", False,
+                        f"{LOG_MARK} {token} is not in dmesg")
     with open(os.path.join(cell_dir, "dmesg.txt"), "w") as f:
         f.write("\n".join(new) + "\n")
     expected = [re.compile(p) for p in
                 (cell.family.expect_log if cell.family else ())]
     bad = [ln for ln in new if DMESG_BAD.search(ln) and
-           not any(p.search(ln) for p in expected)]
+           LOG_MARK not in ln and not any(p.search(ln) for p in expected)]
     with open(os.path.join(cell_dir, "scan.txt"), "w") as f:
         f.write(f"pattern: {DMESG_BAD.pattern}\n" + "\n".join(bad) + "\n")
     checks.true("dmesg free of WARN/BUG/Oops/page_pool/DMA-API/IOMMU "

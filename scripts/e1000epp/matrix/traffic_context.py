@@ -15,7 +15,9 @@ class TrafficContext:
     number of its pattern streams (each step adds its own offset), the
     checks its verdict collects, its evidence directory, its traffic.log
     writer, and the seconds to wait for frames that may have been lost
-    (`run --traffic-timeout`)."""
+    (`run --traffic-timeout`), and the driver under test as the run's
+    options name it (cell_model.DRIVER_STOCK, DRIVER_SERIES, or None:
+    the user's own)."""
     vm: object
     cell: object
     run_base: int
@@ -23,6 +25,7 @@ class TrafficContext:
     cell_dir: str
     tlog: object
     bound: float
+    driver: object = None
 
 
 def agent_rx_wait(vm, bound=cell_model.TRAFFIC_TIMEOUT):

@@ -69,13 +69,39 @@ def pagepool_truesize(cell):
     return cell_model.PAGEPOOL_TRUESIZE[chunks]
 
 
+def libeth_holder(vm):
+    """Whether the loaded e1000e holds libeth (PAGEPOOL_HOLDER): True,
+    False, or None when that cannot be read."""
+    rc, out = sh(vm, f"if test -e {cell_model.PAGEPOOL_HOLDER}; then echo "
+                 "yes; elif test -d /sys/module/e1000e; then echo no; fi",
+                 check=False)
+    return {"yes": True, "no": False}.get(out.strip()) if rc == 0 else None
+
+
+def pagepool_driver(vm, driver):
+    """(whether the series' truesize table applies: True, False or None
+    when it cannot be told, why). From the run's options when they name
+    the driver (the series, or Debian's own e1000e); for the user's own
+    driver from whether it holds libeth."""
+    holder = libeth_holder(vm)
+    seen = {True: "present", False: "absent", None: "unreadable"}[holder]
+    seen = f"{cell_model.PAGEPOOL_HOLDER} {seen}"
+    if driver == cell_model.DRIVER_SERIES:
+        return True, f"the run's driver is the page-pool series; {seen}"
+    if driver == cell_model.DRIVER_STOCK:
+        return False, f"the run's driver is Debian's e1000e; {seen}"
+    return holder, f"the user's driver: {seen}"
+
+
 def traffic_truesize(ctx):
     """The truesize the driver charges a received MTU-sized frame: the
     agent's UDPHOLD leaves echoes unread and reads the socket's receive
     memory after each (SO_MEMINFO). A page-pool driver must charge what
     the series' table says; the stock driver's charge is logged only
     (the table's stock column is kernel 7.1's, and Debian's 6.1 and
-    6.12 allocate their skbs differently)."""
+    6.12 allocate their skbs differently). Which one runs is the run's
+    word (ctx.driver), not a file's presence: the series' table holds
+    even when libeth's holder file cannot be read."""
     vm, cell, checks, tlog = ctx.vm, ctx.cell, ctx.checks, ctx.tlog
     _, _, peer_ip = ip_path(cell)
     n = cell.mtu - 28
@@ -83,14 +109,18 @@ def traffic_truesize(ctx):
         f"UDPHOLD {peer_ip} 7 {TRUESIZE_HELD} {n} {TRUESIZE_TIMEOUT_MS}",
         timeout=TRUESIZE_HELD * TRUESIZE_TIMEOUT_MS / 1000 + 60)
     got = [int(d.split()[2]) for d in data if d.startswith("truesize ")]
-    pagepool = sh(vm, f"test -e {cell_model.PAGEPOOL_HOLDER}",
-                  check=False)[0] == 0
+    pagepool, why = pagepool_driver(vm, ctx.driver)
     tlog(f"truesize of {n}-byte datagrams' echoes: {got} ({term}; "
-         f"{'page pool' if pagepool else 'no page pool'})")
+         f"{'page pool' if pagepool else 'no page pool'}: {why})")
     # Any design: every echo held and charged at least the datagram.
     checks.eq(f"truesize: {TRUESIZE_HELD} echoes of {n} bytes held, each "
               "charged at least its length",
               (len(got), all(t >= n for t in got)), (TRUESIZE_HELD, True))
+    if pagepool is None:
+        checks.true("truesize: whether the driver builds its Rx buffers "
+                    "through libeth's page pool (the series' table)",
+                    False, f"cannot be told: {why}")
+        return
     if not pagepool:
         return
     want = pagepool_truesize(cell)

@@ -21,14 +21,17 @@ warning, bug or fault in dmesg (a Tx hang or reset outside a Tx-hang
 event included), the device's receive counters not adding up
 (offered = delivered + each drop counter + what the packet buffer holds:
 between 0 and its 512 frames at every sample, 0 once the traffic has
-stopped; the peer's frames all offered), DMA errors, or memory drifting
+stopped; the peer's frames all offered), DMA errors, the function
+touched in D3hot or doing DMA after a bus-master disable
+(pm-violations moving over the run), or memory drifting
 (soak_report: the least-squares slope over the run's second half).
 
 The report directory holds soak.json (the seed, every sample, every
 event in order with its pattern round, every TCP stream, the verdict),
 summary.txt, memory.svg (both memory curves), device-events.txt (the
-device's event list), dmesg.txt, and vm/ (console, QMP, agents, peer, the peer's capture of
-the last event and of every event where something failed).
+device's event list), dmesg.txt, and vm/ (console, QMP, agents, peer,
+the peer's capture of the last event and of every event where something
+failed).
 """
 
 import os
@@ -99,6 +102,8 @@ class Soak:
         self.starting = threading.Lock()
         self.svm = None
         self.end_counters = self.ethtool0 = self.ethtool1 = None
+        # pm-violations at the first reading, and at the last judged.
+        self.pm0 = self.pm_seen = None
         self.kept_failures = 0
         self.start_stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ",
                                          time.gmtime())
@@ -130,13 +135,36 @@ class Soak:
                           f"every sink = {held} (0..."
                           f"{soak_guest.PKTBUF_FRAMES} the packet buffer "
                           "holds)")
-            for k in ("dma-errors",):
-                if c.get(k):
-                    self.fail(f"device counter {k} = {c[k]}")
+            for text in self.judge_counters(c):
+                self.fail(text)
         if final:
             s["final"] = True
         self.samples.append(s)
         return s
+
+    def judge_counters(self, c):
+        """What a counter reading fails: any DMA error since the boot;
+        any access the device counted in D3hot or DMA after a bus-master
+        disable (pm-violations) since the soak's first reading, each
+        counted once (the unmodified driver makes none); a counter that
+        could not be read."""
+        out = []
+        if c.get("dma-errors") is None:
+            out.append("device counter dma-errors could not be read")
+        elif c["dma-errors"]:
+            out.append(f"device counter dma-errors = {c['dma-errors']}")
+        v = c.get("pm-violations")
+        if v is None:
+            out.append("device counter pm-violations could not be read")
+        elif self.pm0 is None:
+            self.pm0 = self.pm_seen = v
+        elif v != self.pm_seen:
+            out.append(f"device counter pm-violations +{v - self.pm_seen} "
+                       f"({v - self.pm0} since the soak began, want 0): "
+                       "the function touched in D3hot or DMA after a "
+                       "bus-master disable")
+            self.pm_seen = v
+        return out
 
     def progress(self, s):
         by = Counter(e["kind"] for e in self.events)
