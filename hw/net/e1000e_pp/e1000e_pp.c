@@ -23,6 +23,7 @@
 #include "net/eth.h"
 #include "net/net.h"
 #include "system/dma.h"
+#include "system/replay.h"
 #include "system/system.h"
 #include "trace.h"
 
@@ -50,10 +51,7 @@
 
 /* ---- platform callbacks: one-liners onto QEMU ---- */
 
-/*
- * The PCI function behind the platform's opaque pointer: its first
- * member, so no checked QOM cast on the per-frame paths.
- */
+/* The PCI function: the opaque's first member, no QOM cast per frame */
 static inline PCIDevice *plat_pci(void *opaque)
 {
     return &((E1000EPPState *)opaque)->parent_obj;
@@ -101,10 +99,10 @@ static void plat_send(void *opaque, const uint8_t *frame, size_t len)
     qemu_send_packet(qemu_get_queue(s->nic), frame, len);
 }
 
-/* From a bottom half, so a flushed frame never re-enters the core. */
+/* Bottom half via the replay log: guest-visible DMA, no core re-entry */
 static void plat_rx_ready(void *opaque)
 {
-    qemu_bh_schedule(((E1000EPPState *)opaque)->flush_bh);
+    replay_bh_schedule_event(((E1000EPPState *)opaque)->flush_bh);
 }
 
 static int64_t plat_now_ns(void *opaque)
@@ -463,6 +461,7 @@ static void e1000e_pp_realize(PCIDevice *d, Error **errp)
     }
     s->flush_bh = qemu_bh_new_guarded(e1000e_pp_flush_bh, s,
                                       &DEVICE(s)->mem_reentrancy_guard);
+    e1000e_pp_vmstate_realize(s);
     /*
      * The properties set the core's configuration before realize; it is
      * taken out for core_init, which clears the core and puts it back.
@@ -489,6 +488,7 @@ static void e1000e_pp_exit(PCIDevice *d)
         timer_free(s->timers[i]);
         s->timers[i] = NULL;
     }
+    e1000e_pp_vmstate_unrealize(s);
     qemu_bh_delete(s->flush_bh);
     qemu_del_nic(s->nic);
     pcie_aer_exit(d);
@@ -506,8 +506,7 @@ static void e1000e_pp_exit(PCIDevice *d)
  * (a MAC reset) and D3hot->D0 (a function reset) are the device's own:
  * the core runs them from the guest's register or PMCSR write and QEMU's
  * reset machinery never sees them (docs/architecture.md).
- */
-/*
+ *
  * No enter phase: the core's reset ends with its settle step, which
  * lowers INTx, a side effect the enter phase must not have.
  */

@@ -31,6 +31,8 @@ struct E1000EPPState {
     QEMUTimer *timers[E1000E_PP_TIMER_COUNT];
     TimerSlot timer_slots[E1000E_PP_TIMER_COUNT];
     QEMUBH *flush_bh;           /* offers frames the netdev held back */
+    VMChangeStateEntry *vmse;   /* applies a carrier change on resume */
+    bool link_resync;           /* post_load found the carrier changed */
 
     E1000EPPCore core;          /* core.cfg: the properties' one copy */
 };
@@ -40,5 +42,7 @@ void e1000e_pp_add_qom_properties(E1000EPPState *s);
 
 /* e1000e_pp_vmstate.c: the migrated state, built once per class */
 const VMStateDescription *e1000e_pp_vmstate_init(void);
+void e1000e_pp_vmstate_realize(E1000EPPState *s);
+void e1000e_pp_vmstate_unrealize(E1000EPPState *s);
 
 #endif

@@ -17,13 +17,16 @@
  *
  * pre_save puts the state in canonical form (core/state.c); post_load
  * refuses a stream whose values would index, bound or size anything
- * outside the device, naming the field, and re-arms the timers.
+ * outside the device, naming the field, and re-arms the timers. It
+ * raises no interrupt: a carrier that differs from the saved one is
+ * applied when the VM resumes (record/replay's rule, below).
  */
 #include "qemu/osdep.h"
 #include "qemu/error-report.h"
 #include "hw/pci/msix.h"
 #include "hw/pci/pci_device.h"
 #include "migration/vmstate.h"
+#include "system/runstate.h"
 
 #include "e1000e_pp.h"
 
@@ -352,11 +355,43 @@ static int e1000e_pp_post_load(void *opaque, int version_id)
         error_report("e1000e-pp: migration stream refused: %s", err);
         return -EINVAL;
     }
-    /* The destination's cable is what it is: a difference is a change. */
+    /*
+     * The destination's cable is what it is: a difference is a change.
+     * Not made here: a link change raises LSC, and post_load must not
+     * raise interrupts, since the other devices (the MSI target, the
+     * interrupt controller) may not be loaded yet; record/replay needs
+     * a load that only restores (docs/devel/replay.rst, "Saving/restoring
+     * the VM state"). It is made when the VM resumes, before the guest
+     * runs an instruction.
+     */
+    s->link_resync = carrier != s->core.arch.wire_up;
+    return 0;
+}
+
+static void e1000e_pp_vm_state_change(void *opaque, bool running,
+                                      RunState state)
+{
+    E1000EPPState *s = opaque;
+    bool carrier = !qemu_get_queue(s->nic)->link_down;
+
+    if (!running || !s->link_resync) {
+        return;
+    }
+    s->link_resync = false;
     if (carrier != s->core.arch.wire_up) {
         e1000e_pp_set_link(&s->core, carrier);
     }
-    return 0;
+}
+
+void e1000e_pp_vmstate_realize(E1000EPPState *s)
+{
+    s->vmse = qemu_add_vm_change_state_handler(e1000e_pp_vm_state_change, s);
+}
+
+void e1000e_pp_vmstate_unrealize(E1000EPPState *s)
+{
+    qemu_del_vm_change_state_handler(s->vmse);
+    s->vmse = NULL;
 }
 
 static const VMStateDescription e1000e_pp_vmstate = {
