@@ -193,11 +193,6 @@ def judge(results, pattern):
     return None, "not caught: every cell passed"
 
 
-def caught(results, pattern):
-    """The first cell that failed a check for the fixture's reason."""
-    return judge(results, pattern)[0]
-
-
 def _memo_run(memo, kind, report, cells, driver_args, timeout_s, log):
     """A run of the series or of stock on these cells, once per call of
     `bugs` (fixtures that share cells share it)."""

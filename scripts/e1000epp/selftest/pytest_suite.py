@@ -5,6 +5,7 @@ results read into the suite's counts."""
 
 import glob
 import os
+import signal
 import subprocess
 import time
 import xml.etree.ElementTree as ET
@@ -130,7 +131,7 @@ def run_pytest(junit, k=None, env_extra=None, name="functional",
     try:
         rc = proc.wait(timeout=limit)
     except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, 9)
+        os.killpg(proc.pid, signal.SIGKILL)
         rc = proc.wait()
         res.fail("pytest killed after the %s suite's %d s limit (its "
                  "output is above)" % (name, limit))

@@ -81,5 +81,7 @@ def test_caught_needs_a_failure_for_the_fixtures_reason():
     hit = {"cell": "c", "status": "fail",
            "reason": "frames peer->guest (agent): good 24 (want 36), "
                      "corrupt 12"}
-    assert bugs_command.caught([ok, other], pattern) is None
-    assert bugs_command.caught([ok, other, hit], pattern) is hit
+    assert bugs_command.judge([ok, other], pattern) == (
+        None, "not caught: failed for another reason: b fail: dmesg free "
+        "of WARN/BUG/Oops: WARNING at ...")
+    assert bugs_command.judge([ok, other, hit], pattern) == (hit, None)
