@@ -540,6 +540,9 @@ void test_rx_checksum_status_from_the_frame(void)
     frame[25] ^= 1;                                 /* bad IP checksum */
     e1000e_pp_receive(f->core, frame, len);
     CHECK_EQ(le32(f->mem + RX_RING + 32 + 8) & 0x40000000u, 0x40000000u);
+    /* Three frames checked, the last two with an error reported. */
+    CHECK_EQ(f->core->obs.situations[SIT_RX_CSUM_IP], 3);
+    CHECK_EQ(f->core->obs.situations[SIT_RX_CSUM_ERR], 2);
     fake_free(f);
 }
 

@@ -10,7 +10,7 @@ SITUATIONS = (
     "fcs-straddle", "fcs-alone", "split-polls", "ring-dry-midframe",
     "rnbc", "mpc", "xoff-sent", "wb-timer", "wb-threshold", "hdr-split",
     "vlan-strip", "rx-csum-ip", "rx-csum-tcp", "rx-csum-udp",
-    "tx-csum-ip", "tx-csum-l4", "tso", "irq-throttled",
+    "rx-csum-err", "tx-csum-ip", "tx-csum-l4", "tso", "irq-throttled",
     "link-change-traffic", "err-crc", "err-symbol", "err-data",
     "err-oversize", "null-desc", "dma-fault")
 # Situations no cell can produce with Linux's e1000e, and why (the

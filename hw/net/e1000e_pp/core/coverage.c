@@ -29,6 +29,7 @@ static const char *const names[E1000E_PP_SITUATIONS] = {
     [SIT_RX_CSUM_IP] = "rx-csum-ip",
     [SIT_RX_CSUM_TCP] = "rx-csum-tcp",
     [SIT_RX_CSUM_UDP] = "rx-csum-udp",
+    [SIT_RX_CSUM_ERR] = "rx-csum-err",
     [SIT_TX_CSUM_IP] = "tx-csum-ip",
     [SIT_TX_CSUM_L4] = "tx-csum-l4",
     [SIT_TSO] = "tso",
@@ -71,6 +72,9 @@ void e1000e_pp_cover_offloads(E1000EPPCore *c, const E1000EPPRxInfo *info)
         e1000e_pp_cover(c, SIT_RX_CSUM_UDP);
     } else if (info->status & RXD_STAT_TCPCS) {
         e1000e_pp_cover(c, SIT_RX_CSUM_TCP);
+    }
+    if (info->errors & (RXD_ERR_IPE | RXD_ERR_TCPE)) {
+        e1000e_pp_cover(c, SIT_RX_CSUM_ERR);
     }
 }
 

@@ -69,6 +69,7 @@ typedef enum E1000EPPSituation {
     SIT_RX_CSUM_IP,          /* RXCSUM: IPv4 header checked (IPCS) */
     SIT_RX_CSUM_TCP,         /* TCP checksum checked (TCPCS) */
     SIT_RX_CSUM_UDP,         /* UDP checksum checked (UDPCS) */
+    SIT_RX_CSUM_ERR,         /* a checked checksum was wrong (IPE/TCPE) */
     SIT_TX_CSUM_IP,          /* Tx POPTS.IXSM: IPv4 checksum inserted */
     SIT_TX_CSUM_L4,          /* Tx POPTS.TXSM: TCP/UDP checksum inserted */
     SIT_TSO,                 /* a TSO segment sent */
