@@ -227,6 +227,9 @@ void test_rx_xoff_when_buffer_passes_fcrth(void)
     CHECK_EQ(f->nframes, 2);                        /* XON */
     CHECK_EQ(f->frames[1].data[16] << 8 | f->frames[1].data[17], 0);
     CHECK_EQ(rd(f, 0x0404c), 1);                    /* XONTXC */
+    /* Two PAUSE frames on the wire, none of them from the Tx ring. */
+    CHECK_EQ(f->core->obs.pause_sent, 2);
+    CHECK_EQ(f->core->obs.tx_sent, 0);
     fake_free(f);
 }
 

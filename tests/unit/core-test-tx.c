@@ -29,6 +29,7 @@ void test_tx_legacy_frame_bytes_and_dd_only_with_rs(void)
     CHECK(rd(f, 0x000c0) & 1);                      /* ICR.TXDW */
     CHECK_EQ(rd(f, 0x04080), 2);                    /* GPTC */
     CHECK_EQ(rd(f, 0x04090), 208);                  /* GOTCL, with FCS */
+    CHECK_EQ(f->core->obs.tx_sent, 2);              /* both on the wire */
     fake_free(f);
 }
 
@@ -52,6 +53,7 @@ void test_phy_loopback_returns_tx_frames_to_rx_only(void)
     d0[11] = 0x01 | 0x02 | 0x08;
     wr(f, 0x03818, 1);
     CHECK_EQ(f->nframes, 0);                        /* not on the wire */
+    CHECK_EQ(f->core->obs.tx_sent, 0);
     CHECK(memcmp(f->mem + RX_BUF(0), frame, sizeof(frame)) == 0);
     CHECK_EQ(le16(f->mem + RX_RING + 8), 1024);
     /* Frames from the line are not heard in loopback. */

@@ -36,6 +36,8 @@ static void add_counters(E1000EPPState *s)
         { "dma-errors", &s->core.obs.dma_errors },
         { "pm-violations", &s->core.obs.pm_violations },
         { "reentries-refused", &s->core.obs.reentries },
+        { "tx-sent", &s->core.obs.tx_sent },
+        { "tx-pause-sent", &s->core.obs.pause_sent },
         { "dma-fault-count", &s->core.obs.nfaults },
         { "rx-null-desc", &s->core.obs.rxslots.null_desc },
         { "rx-buf-new", &s->core.obs.rxslots.buf_new },

@@ -22,6 +22,10 @@ traffic and collects its evidence into cells/<name>/:
                    (RCTL, PSRCTL, RFCTL read from the device) and the
                    FCS placement of every pattern frame length
   events.txt       the device's event list (knob changes) of the cell
+  frames.json      every frame counted at every boundary: the peer's,
+                   device's and guest kernel's counts at the cell's
+                   start and end, frames unaccounted per boundary
+                   (matrix/frame_count.py), TCP retransmissions
   guest_cost.json        with --cost: the window's guest instructions (TCG
                    plugin), IOTLB invalidations and per-packet figures
                    (matrix/guest_cost.py, docs/cost.md)
@@ -31,8 +35,8 @@ import os
 import re
 import time
 
-from e1000epp.matrix import (buffer_layout, cell_model, diagnosis, guest_cost,
-                             report)
+from e1000epp.matrix import (buffer_layout, cell_model, diagnosis,
+                             frame_count, guest_cost, report)
 from e1000epp.matrix.guest_io import (Checks, Guest, boot_args, cell_observed,
                                       check_iommu, check_irq_mode, configure,
                                       ethtool_stats, new_events, read_device,
@@ -282,6 +286,7 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
         dev0 = read_device(vm)
         diag0 = read_qom(vm, diagnosis.QOM_START)
         peer0 = vm.peer.stats()
+        frames0 = frame_count.begin(vm, g, checks, tlog)
         fills = IotlbFills(vm) if cell.iommu == "iommu" and \
             window is None else None
         ctx = TrafficContext(vm, cell, 0x10000 + index * 16, checks,
@@ -344,14 +349,11 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
         if stats1:
             checks.eq("ethtool -S error counters over the cell (the "
                       "driver's)", {k: sd.get(k) for k in want}, want)
-        # Evidence, not a verdict: under TCG on a loaded host an ACK can
-        # come after the guest's 200 ms minimum RTO (1 cell in 228
-        # measured, with every byte at the sink in order and no frame
-        # dropped); a lost frame fails the cell by the device's drop
-        # counters and the byte checks at both ends.
-        if retrans0 is not None and retrans1 is not None:
-            tlog(f"guest TCP retransmissions (RetransSegs): "
-                 f"{retrans1 - retrans0}")
+        frames = frame_count.judge(
+            vm, checks, cell, frames0, None if retrans0 is None or
+            retrans1 is None else retrans1 - retrans0, tlog)
+        if frames is not None:
+            report.write_json(os.path.join(cell_dir, "frames.json"), frames)
         scan_dmesg(vm, g, cell, cell_dir, checks, taint0)
         diag1 = read_qom(vm, diagnosis.QOM_END)
         faults, coverage = diagnosis.cell_end(

@@ -41,6 +41,13 @@ class Checks:
         self.burst = None           # device counters over a burst
         self.lost_seqs = []         # pattern seqs the family made lost
         self.hang_reset_by = None   # "watchdog" or "down" (tx_hang)
+        # Frames the device delivers that the driver must drop, by why
+        # (frame_count.py balances the driver's boundary with them).
+        self.driver_drops = {}
+        self.peer_retransmits = 0   # the peer's TCP source, every stream
+
+    def expect_driver_drops(self, why, count):
+        self.driver_drops[why] = self.driver_drops.get(why, 0) + count
 
     def produced(self, name, count):
         """A declared situation: the cell fails unless it happened."""
@@ -85,6 +92,7 @@ class Guest:
         self.log_mark = None
         self.flow_control = True    # the driver's default: rx and tx on
         self.events = None          # the last device event seen
+        self.counting = False       # frame_count.arm done this boot
 
 
 def boot_args(boot_key):

@@ -188,6 +188,7 @@ def traffic_tcp_rx(ctx):
     src = harness.poll_value(lambda: vm.peer.command("TCPSENDSTAT"),
                              lambda s: s["state"] == "closed", 30)
     tlog(f"tcp peer->guest on {ifname}: agent {got}; source {src}")
+    checks.peer_retransmits += src.get("retransmits", 0)
     checks.eq(f"TCP peer->guest on {ifname}: bytes checked by the agent",
               (got["bytes"], got["bad"], got["complete"]),
               (TCP_BYTES, 0, 1))

@@ -112,6 +112,8 @@ typedef struct E1000EPPObs {
     E1000EPPRxCounters rxstat;
     E1000EPPRxSlots rxslots;
     uint64_t reentries;      /* nested accesses refused (DMA to BAR0) */
+    uint64_t tx_sent;        /* frames the Tx engine put on the wire */
+    uint64_t pause_sent;     /* PAUSE frames flow control put there */
 
     /* Rate limiting of log messages: one per register and kind. */
     uint8_t logged[0x20000 / 4];

@@ -33,6 +33,7 @@ static void send_pause(E1000EPPCore *c, uint16_t quanta)
     put_be16(f + 14, 0x0001);       /* PAUSE */
     put_be16(f + 16, quanta);
     e1000e_pp_stat_inc(c, quanta ? XOFFTXC : XONTXC);
+    c->obs.pause_sent++;
     c->plat->send(c->opaque, f, sizeof(f));
 }
 

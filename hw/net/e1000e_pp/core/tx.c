@@ -112,6 +112,7 @@ static void tx_emit(E1000EPPCore *c, size_t len)
         e1000e_pp_rx_loopback(c, f, len);
     } else {
         tx_trace(c, len, "send");
+        c->obs.tx_sent++;
         c->plat->send(c->opaque, f, len);
     }
 }
