@@ -36,6 +36,12 @@
  *   UDP <ip> <port> <count> <len> <timeout_ms>
  *                                   UDP echo through the peer;
  *                                   OK sent=<n> echoed=<n> bad=<n> (udp.c)
+ *   UDPBIND <port>                  a UDP socket on <port> (IPv6 and IPv4)
+ *                                   for UDPRECV (udp.c)
+ *   UDPRECV <count> <len> <timeout_ms>
+ *                                   read the peer's checksum frames' good
+ *                                   datagrams from it; OK got=<n> good=<n>
+ *                                   bad=<n> corrupt=<n> dup=<n> (udp.c)
  *   TCPTX <if> <ip> <port> <run> <bytes> <chunk> <timeout_s>
  *                                   a TCP stream to the peer's sink, with
  *                                   what the stack handed the driver
@@ -205,6 +211,8 @@ static const struct verb {
     { "RXSTOP", cmd_rxstat },
     { "UDP", cmd_udp },
     { "UDPHOLD", cmd_udphold },
+    { "UDPBIND", cmd_udpbind },
+    { "UDPRECV", cmd_udprecv },
     { "TCPTX", cmd_tcptx },
     { "TCPRX", cmd_tcprx },
     { "MARK", cmd_mark },

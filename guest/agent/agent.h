@@ -52,6 +52,8 @@ void pattern_rx_drain(void);
 /* UDP verb (udp.c). */
 void cmd_udp(int argc, char **argv);
 void cmd_udphold(int argc, char **argv);
+void cmd_udpbind(int argc, char **argv);
+void cmd_udprecv(int argc, char **argv);
 /* TCPTX verb (tcptx.c). */
 void cmd_tcptx(int argc, char **argv);
 /* TCPRX verb (tcprx.c). */

@@ -7,6 +7,9 @@
  *                       OK sent=<n> echoed=<n> bad=<n>
  *   UDPHOLD <ip> <port> <count> <len> <timeout_ms>
  *                       the truesize the stack charged for each echo
+ *   UDPBIND <port>      a socket for the peer's checksum frames
+ *   UDPRECV <count> <len> <timeout_ms>
+ *                       their datagrams, checked
  */
 
 #include <arpa/inet.h>
@@ -200,4 +203,134 @@ void cmd_udphold(int argc, char **argv)
     close(fd);
     reply("OK sent=%u held=%u rmem=%lld echoed=%u bad=%u", a.count, held,
           (long long)rmem, echoed, bad);
+}
+
+/*
+ * The socket UDPBIND opened for UDPRECV: the peer's checksum frames
+ * (CSUMBAD, tools/peer/csum.c) queue in it until they are read.
+ */
+static int recv_fd = -1;
+/* Datagram words remembered to tell a duplicate (CSUMBAD sends fewer). */
+#define AGENT_UDPRECV_MAX   1024
+
+/*
+ * UDPBIND <port>: a UDP socket on <port> of every address, IPv6 and IPv4
+ * when the guest has IPv6 (IPV6_V6ONLY off), IPv4 only when it has not.
+ *   OK family=inet6|inet
+ */
+void cmd_udpbind(int argc, char **argv)
+{
+    struct sockaddr_in6 sin6;
+    struct sockaddr_in sin;
+    uint32_t port;
+    int off = 0;
+    bool v6 = true;
+
+    if (argc != 2 || pp_parse_u32(argv[1], 65535, &port) < 0 || !port) {
+        reply("ERR usage: UDPBIND <port 1..65535>");
+        return;
+    }
+    if (recv_fd >= 0) {
+        close(recv_fd);
+    }
+    recv_fd = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (recv_fd < 0) {
+        v6 = false;
+        recv_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    }
+    if (recv_fd < 0) {
+        reply("ERR udp socket: %s", strerror(errno));
+        return;
+    }
+    memset(&sin6, 0, sizeof(sin6));
+    memset(&sin, 0, sizeof(sin));
+    sin6.sin6_family = AF_INET6;
+    sin6.sin6_port = htons(port);
+    sin.sin_family = AF_INET;
+    sin.sin_port = htons(port);
+    if ((v6 && setsockopt(recv_fd, IPPROTO_IPV6, IPV6_V6ONLY, &off,
+                          sizeof(off)) < 0) ||
+        (v6 ? bind(recv_fd, (struct sockaddr *)&sin6, sizeof(sin6)) :
+              bind(recv_fd, (struct sockaddr *)&sin, sizeof(sin))) < 0) {
+        reply("ERR udp bind %u: %s", port, strerror(errno));
+        close(recv_fd);
+        recv_fd = -1;
+        return;
+    }
+    reply("OK family=%s", v6 ? "inet6" : "inet");
+}
+
+/*
+ * UDPRECV <count> <len> <timeout_ms>: read UDPBIND's socket until <count>
+ * datagrams came or the time is up, then whatever else is queued; close
+ * it.  A datagram is good when it is <len> bytes, its word (the first 4
+ * bytes) has an even position (its low 16 bits: the peer's good frames)
+ * and every byte after it is pp_csum_byte(); bad when its position is
+ * odd (a frame sent with a wrong checksum reached the socket), corrupt
+ * otherwise; dup when its word came before.
+ *   OK got=<n> good=<n> bad=<n> corrupt=<n> dup=<n>
+ */
+void cmd_udprecv(int argc, char **argv)
+{
+    static uint8_t in[PP_MAX_LEN];
+    static uint32_t seen[AGENT_UDPRECV_MAX];
+    uint32_t count, len, timeout, got = 0, good = 0, bad = 0, corrupt = 0;
+    uint32_t dup = 0, nseen = 0, i, j;
+    int64_t deadline;
+
+    if (argc != 4 || pp_parse_u32(argv[1], AGENT_UDPRECV_MAX, &count) < 0 ||
+        pp_parse_u32(argv[2], AGENT_UDP_MAX, &len) < 0 || len < 4 ||
+        pp_parse_u32(argv[3], 600000, &timeout) < 0) {
+        reply("ERR usage: UDPRECV <count 0..%d> <len 4..%d> <timeout_ms>",
+              AGENT_UDPRECV_MAX, AGENT_UDP_MAX);
+        return;
+    }
+    if (recv_fd < 0) {
+        reply("ERR UDPRECV: no socket (UDPBIND first)");
+        return;
+    }
+    deadline = now_ms() + timeout;
+    for (;;) {
+        ssize_t n;
+        uint32_t word;
+
+        if (got < count && !wait_readable(recv_fd, deadline)) {
+            break;
+        }
+        n = recv(recv_fd, in, sizeof(in), MSG_DONTWAIT);
+        if (n < 0) {
+            if (errno == EINTR || (got < count && errno == EAGAIN)) {
+                continue;
+            }
+            break;
+        }
+        got++;
+        word = n >= 4 ? pp_get32(in) : 0;
+        for (i = 0; i < nseen && seen[i] != word; i++) {
+            continue;
+        }
+        if (n >= 4 && i < nseen) {
+            dup++;
+            continue;
+        }
+        if (n >= 4 && nseen < AGENT_UDPRECV_MAX) {
+            seen[nseen++] = word;
+        }
+        for (j = 4; n == (ssize_t)len && j < len; j++) {
+            if (in[j] != pp_csum_byte(word, j)) {
+                break;
+            }
+        }
+        if (n != (ssize_t)len || j < len) {
+            corrupt++;
+        } else if (word & 1) {
+            bad++;
+        } else {
+            good++;
+        }
+    }
+    close(recv_fd);
+    recv_fd = -1;
+    reply("OK got=%u good=%u bad=%u corrupt=%u dup=%u", got, good, bad,
+          corrupt, dup);
 }

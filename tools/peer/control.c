@@ -299,6 +299,7 @@ static const struct command {
     { "TCPSENDSTAT", cmd_tcpsendstat },
     { "WAIT", cmd_wait },
     { "VLAN", cmd_vlan },
+    { "CSUMBAD", csum_command },
 };
 
 bool control_command(char *line)

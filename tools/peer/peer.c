@@ -43,6 +43,10 @@
  *   WAIT <what> [<n>] <timeout_ms>                answer once the condition
  *                                                 holds or the time is up
  *                                                 (control.c)
+ *   CSUMBAD <dstmac> <ipv4> <ipv6|-> <port> <bad> <len> [<vid>]
+ *                                                 frames with a wrong IPv4
+ *                                                 header, UDP or TCP checksum
+ *                                                 among good ones (csum.c)
  *   QUIT                                          final counters, exit
  *
  * SIGUSR1 prints the counters too; end of stdin or SIGTERM prints them and

@@ -13,6 +13,7 @@
  *   ndp.c       IPv6 neighbour discovery and ICMPv6 echo
  *   tcpsink.c   TCP from the guest, every segment checked
  *   tcpsrc.c    TCP to the guest
+ *   csum.c      frames with wrong checksums among good ones (CSUMBAD)
  */
 #ifndef E1000EPP_PEER_H
 #define E1000EPP_PEER_H
@@ -188,5 +189,12 @@ bool tcpsrc_done(void);
 bool tcpsrc_ipv4(const uint8_t *f, size_t len);
 bool tcpsrc_active(void);
 void tcpsrc_tick(void);
+
+/*
+ * Frames with a wrong IPv4 header, UDP or TCP checksum, each between good
+ * ones (see csum.c).
+ *   CSUMBAD <dstmac> <ipv4> <ipv6|-> <port> <bad> <len> [<vid>]
+ */
+void csum_command(int argc, char **argv);
 
 #endif /* E1000EPP_PEER_H */

@@ -117,6 +117,17 @@ static inline uint8_t pp_payload_byte(uint32_t run, uint32_t seq,
 }
 
 /*
+ * Byte at offset @off (4 and on) of the datagram that starts with the word
+ * @word among the peer's checksum frames (CSUMBAD, tools/peer/csum.c), as
+ * the agent's UDPRECV checks it.
+ */
+#define PP_CSUM_RUN         0x6373756du
+static inline uint8_t pp_csum_byte(uint32_t word, uint32_t off)
+{
+    return pp_payload_byte(PP_CSUM_RUN, word, off);
+}
+
+/*
  * Byte at offset @off of the TCP test stream of run @run (the agent's
  * TCPTX writes it, the peer's TCP sink checks it): pattern bytes of a
  * sequence number no pattern frame uses, so a frame's payload and the
