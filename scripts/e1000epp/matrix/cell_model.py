@@ -229,6 +229,12 @@ FAMILIES = {f.name: f for f in (
            "released, the traffic steps then check that the driver "
            "recovered by itself",
            knob="tx-hold", expect_log=HANG_LOG),
+    Family("rxcsumoff", ["rx-csum-err"],
+           "the checksum step with the driver's Rx checksum offload off "
+           "(ethtool -K eth0 rx off: RXCSUM.TUOFL cleared): only the bad "
+           "IPv4 headers are found wrong by the device, none counted by "
+           "the driver, every bad frame verified and dropped by the stack "
+           "(matrix/traffic_checksum.py)"),
     Family("resetpm", [],
            "runtime PM allowed, the Tx engine held (x-tx-hold) with the "
            "guest's frames in the ring and the CTRL.RST window widened "
@@ -293,7 +299,9 @@ class Cell:
         each of which its `situations` difference must show:
 
           - IP traffic both ways: checksums checked and inserted, TCP
-            sent as TSO (the guest's default offloads);
+            sent as TSO (the guest's default offloads), and frames with
+            a wrong IPv4 header, UDP or TCP checksum found wrong
+            (matrix/traffic_checksum.py);
           - under MSI-X with the driver's defaults (ITR, RDTR/RADV,
             RXDCTL.WTHRESH 4): interrupts held by ITR, write-backs
             going out by threshold and by the delay timer;
@@ -304,8 +312,8 @@ class Cell:
             across two buffers and alone in the last one (lengths from
             the programmed layout, matrix/buffer_layout.py);
           - the family's own (FAMILIES)."""
-        out = ["rx-csum-ip", "rx-csum-tcp", "rx-csum-udp", "tx-csum-ip",
-               "tx-csum-l4", "tso"]
+        out = ["rx-csum-ip", "rx-csum-tcp", "rx-csum-udp", "rx-csum-err",
+               "tx-csum-ip", "tx-csum-l4", "tso"]
         if self.irq == "msix" and self.family is None:
             out += ["irq-throttled", "wb-threshold", "wb-timer"]
         if self.mtu > 1500:
@@ -367,7 +375,8 @@ def family_cells():
     error at MTU 1500 (the CRC one also with rx-all and with the FCS
     kept at a jumbo MTU), bursts with flow control off and on at two
     MTUs, the multi-descriptor burst, the link dropped under traffic at
-    two MTUs, a data write rejected under the IOMMU."""
+    two MTUs, a data write rejected under the IOMMU, the checksum step
+    with Rx checksum offload off."""
     cells = _grid([1500], ["strip"], ["msix"], ["noiommu"],
                   families=["errcrc", "errcrc-rxall", "errsym", "errdata",
                             "errlong"])
@@ -386,6 +395,11 @@ def family_cells():
     cells += [Cell(1500, "strip", "msix", family="txhang"),
               Cell(9000, "keep", "intx", family="txhang"),
               Cell(1500, "strip", "msi", "iommu", family="txhang")]
+    # The checksum step with the driver's Rx checksum offload off: one
+    # buffer per frame, packet split with the FCS kept, and a VLAN.
+    cells += [Cell(1500, family="rxcsumoff"),
+              Cell(9000, "keep", family="rxcsumoff"),
+              Cell(1500, vlan=True, family="rxcsumoff")]
     return cells
 
 
@@ -427,6 +441,7 @@ def reduced_matrix():
         Cell(1500, family="linkdrop"),
         Cell(1500, iommu="iommu", family="dmafault"),
         Cell(1500, irq="msi", family="txhang"),
+        Cell(1500, family="rxcsumoff"),
     ]
 
 

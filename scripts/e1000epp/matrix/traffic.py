@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """A matrix cell's traffic steps (matrix.execute.run_cell runs them):
 which steps a cell runs, in what order (the steps: traffic_frames,
-traffic_streams, traffic_power; the cost window: traffic_cost).
+traffic_streams, traffic_power, traffic_checksum; the cost window:
+traffic_cost).
 """
 
+from e1000epp.matrix.traffic_checksum import traffic_checksum
 from e1000epp.matrix.traffic_frames import traffic_burst, traffic_frames
 from e1000epp.matrix.traffic_power import (reset_vs_suspend, runtime_suspend,
                                            tx_hang)
@@ -21,7 +23,8 @@ def traffic(ctx):
     steps = [("frames", traffic_frames), ("udp", traffic_udp),
              ("truesize", traffic_truesize),
              ("tcp guest->peer", traffic_tcp_tx),
-             ("tcp peer->guest", traffic_tcp_rx)]
+             ("tcp peer->guest", traffic_tcp_rx),
+             ("checksums", traffic_checksum)]
     if cell.family and cell.family.burst:
         steps.insert(0, ("burst", traffic_burst))
     if cell.family and cell.family.suspend:
@@ -31,8 +34,8 @@ def traffic(ctx):
     if cell.family and cell.family.knob == "reset-delay":
         steps.insert(0, ("reset against runtime suspend", reset_vs_suspend))
     for name, step in steps:
-        if name == "truesize" and not checks.udp_ok:
-            continue    # no echo comes back to be held
+        if name in ("truesize", "checksums") and not checks.udp_ok:
+            continue    # no echo came back: nothing IP reaches the guest
         if name.startswith("tcp") and not checks.udp_ok:
             # No datagram came back: a TCP stream would only wait for its
             # timeout. The reason is already recorded by the UDP check.
