@@ -33,6 +33,7 @@ BUGS = {
     "napi-down": "0005",
     "no-sync": "0006",
     "early-recycle": "0007",
+    "csum-err": "0008",
 }
 E1000E = os.path.join("linux", "drivers", "net", "ethernet", "intel",
                       "e1000e")

@@ -50,6 +50,12 @@ REASONS = {
         "Bad page state in process ksoftirqd/1",
         DMESG + "[   77.0] WARNING: CPU: 1 PID: 9 at net/sched/"
         "sch_generic.c:525 dev_watchdog+0x20e/0x220"),
+    "csum-err": (
+        "checksums (Rx offload on): 10 bad frames among 15 good on eth0: "
+        "the datagrams the agent's socket got (only the good ones, every "
+        "byte checked): got 8 (want 6), bad 2 (want 0)",
+        "checksums (Rx offload on): 10 bad frames among 15 good on eth0: "
+        "the driver's rx_csum_offload_errors (ethtool -S): got 0, want 10"),
     "reset-pm": (
         "the function untouched in D3hot while the reset task and the "
         "runtime suspend ran (device pm-violations): got 1, want 0",
