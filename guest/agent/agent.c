@@ -49,6 +49,8 @@
  *   TCPRX <port> <run> <bytes> <timeout_s>
  *                                   accept a TCP stream from the peer and
  *                                   check every byte (tcprx.c)
+ *   READ <path>...                  up to 15 files' lines without a shell
+ *                                   (files.c)
  *   QUIT                            OK, then the agent exits
  *
  * This file holds the serial line, the replies and the verb table.
@@ -216,12 +218,13 @@ static const struct verb {
     { "TCPTX", cmd_tcptx },
     { "TCPRX", cmd_tcprx },
     { "MARK", cmd_mark },
+    { "READ", cmd_read },
 };
 
 /* One request line; false on QUIT. */
 static bool handle_line(char *line)
 {
-    char *argv[8];
+    char *argv[16];
     int argc;
     size_t i;
 
@@ -245,7 +248,7 @@ static bool handle_line(char *line)
         }
         return true;
     }
-    argc = split_words(line, argv, 8);
+    argc = split_words(line, argv, 16);
     if (argc == 0) {
         reply("ERR empty request");
         return true;

@@ -8,6 +8,7 @@
  *   pattern.c   TX / TXL / RXSTART / RXSTAT / RXWAIT / RXSTOP
  *   udp.c       UDP echo through the peer
  *   tcptx.c     TCPTX, tcprx.c TCPRX
+ *   files.c     READ
  */
 #ifndef E1000EPP_AGENT_H
 #define E1000EPP_AGENT_H
@@ -60,5 +61,7 @@ void cmd_tcptx(int argc, char **argv);
 void cmd_tcprx(int argc, char **argv);
 /* MARK verb (mark.c). */
 void cmd_mark(int argc, char **argv);
+/* READ verb (files.c): files read without a shell. */
+void cmd_read(int argc, char **argv);
 
 #endif /* E1000EPP_AGENT_H */

@@ -32,6 +32,10 @@ void test_msix_ivar_routes_and_eiac_clears(void)
     wr(f, 0x000c8, 0x04);                           /* ICS.LSC */
     CHECK_EQ(f->vector_count[2], 1);
     CHECK_EQ(f->vector_count[1], 0);
+    /* The device's own count of each vector's messages agrees. */
+    CHECK_EQ(f->core->obs.irq_messages[0], 1);
+    CHECK_EQ(f->core->obs.irq_messages[1], 0);
+    CHECK_EQ(f->core->obs.irq_messages[2], 1);
     fake_free(f);
 }
 
@@ -51,6 +55,7 @@ void test_itr_throttles_intx_assertions(void)
     CHECK_EQ(f->intx, 0);
     fake_step(f, 1);
     CHECK_EQ(f->intx, 1);
+    CHECK_EQ(f->core->obs.intx_asserts, 2);         /* two raises */
     fake_free(f);
 }
 

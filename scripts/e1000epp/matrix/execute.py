@@ -36,7 +36,7 @@ import re
 import time
 
 from e1000epp.matrix import (buffer_layout, cell_model, diagnosis,
-                             frame_count, guest_cost, report)
+                             frame_count, guest_cost, report, vectors)
 from e1000epp.matrix.guest_io import (Checks, Guest, boot_args, cell_observed,
                                       check_iommu, check_irq_mode, configure,
                                       ethtool_stats, new_events, read_device,
@@ -287,6 +287,7 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
         diag0 = read_qom(vm, diagnosis.QOM_START)
         peer0 = vm.peer.stats()
         frames0 = frame_count.begin(vm, g, checks, tlog)
+        vectors0 = vectors.read(vm)
         fills = IotlbFills(vm) if cell.iommu == "iommu" and \
             window is None else None
         ctx = TrafficContext(vm, cell, 0x10000 + index * 16, checks,
@@ -354,6 +355,7 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
             retrans1 is None else retrans1 - retrans0, tlog)
         if frames is not None:
             report.write_json(os.path.join(cell_dir, "frames.json"), frames)
+        vectors.judge(checks, cell, vectors0, vectors.read(vm), tlog)
         scan_dmesg(vm, g, cell, cell_dir, checks, taint0)
         diag1 = read_qom(vm, diagnosis.QOM_END)
         faults, coverage = diagnosis.cell_end(

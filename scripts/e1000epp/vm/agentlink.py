@@ -152,6 +152,25 @@ class Agent:
             raise HarnessError(f"guest command {command!r} exit {rc}:\n{out}")
         return rc, out
 
+    def read_files(self, paths, timeout=60):
+        """{path: text, or None where the guest could not read it} of up
+        to 15 files, read by the agent itself (READ: no shell forked)."""
+        data, _ = self.request("READ " + " ".join(paths), timeout=timeout)
+        out, cur = {}, None
+        for line in data:
+            if line.startswith("== ") and line[3:] in paths:
+                cur = line[3:]
+                out[cur] = []
+            elif line.startswith("!! ") and \
+                    line[3:].split(" ", 1)[0] in paths:
+                path = line[3:].split(" ", 1)[0]
+                out[path] = None
+                cur = None
+            elif cur is not None:
+                out[cur].append(line)
+        return {p: None if out.get(p) is None else "\n".join(out[p])
+                for p in paths}
+
     def kv(self, line, timeout=60):
         """A request whose OK line is key=value pairs; returns a dict."""
         _, term = self.request(line, timeout=timeout)

@@ -15,8 +15,8 @@ RX_HIST = """# event histogram
 # trigger info: hist:keys=name:vals=hitcount:sort=hitcount:size=2048 [active]
 #
 
-{ name: lo                                                        } hitcount:          4
-{ name: eth0                                                      } hitcount:        120
+{ name: lo                                           } hitcount:     4
+{ name: eth0                                         } hitcount:   120
 
 Totals:
     Hits: 124
@@ -111,13 +111,17 @@ class CountingVm:
         return self._now()["device"][kw["property"]]
 
     def sh(self, command, timeout=60, check=True):
-        if "trigger" in command:
-            self.armed += 1
-            return self.sh_rc, ""
-        return self.sh_rc, hist_text(
-            rx=f"{{ name: eth0 }} hitcount: {self._now()['up']}\n",
-            tx=f"{{ name: eth0, gso_segs: 1 }} hitcount: "
-               f"{self._now()['down']}\n", done="")
+        assert "trigger" in command
+        self.armed += 1
+        return self.sh_rc, ""
+
+    def read_files(self, paths, timeout=60):
+        up = f"{{ name: eth0 }} hitcount: {self._now()['up']}\n"
+        down = f"{{ name: eth0, gso_segs: 1 }} hitcount: " \
+            f"{self._now()['down']}\n"
+        text = {frame_count.hist_path("napi_gro_receive_entry"): up,
+                frame_count.hist_path(frame_count.TX_EVENT): down}
+        return {p: text.get(p, "# empty") for p in paths}
 
     def stats(self):
         r = self._now()
@@ -211,6 +215,18 @@ def test_a_spurious_retransmit_passes_only_with_every_frame_accounted():
     frame_count.judge(vm, checks, cell_model.Cell(1500), start, 0, print)
     assert checks.failures() == []
     assert "spurious" in checks.items[-1]["got"]
+
+
+def test_an_unreadable_hist_file_fails_the_cell():
+    class Unreadable(CountingVm):
+        def read_files(self, paths, timeout=60):
+            out = super().read_files(paths)
+            out[frame_count.hist_path(frame_count.TX_DONE)] = None
+            return out
+    checks = Checks()
+    assert frame_count.begin(Unreadable([reading()]), Guest(), checks,
+                             print) is None
+    assert "hist files unreadable: net_dev_xmit" in checks.failures()[0]
 
 
 def test_harness_errors_while_counting_fail_the_cell():

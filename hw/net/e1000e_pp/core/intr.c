@@ -49,6 +49,9 @@ static void set_intx(E1000EPPCore *c, bool level)
     if (level && !e1000e_pp_power_d0(c, "intx", 0)) {
         return;
     }
+    if (level && !c->arch.intx_level) {
+        c->obs.intx_asserts++;
+    }
     c->arch.intx_level = level;
     c->plat->set_intx(c->opaque, level);
 }
@@ -56,6 +59,7 @@ static void set_intx(E1000EPPCore *c, bool level)
 static void send_message(E1000EPPCore *c, unsigned vector)
 {
     if (e1000e_pp_power_d0(c, "interrupt", vector)) {
+        c->obs.irq_messages[vector]++;
         c->plat->notify(c->opaque, vector);
     }
 }

@@ -114,6 +114,9 @@ typedef struct E1000EPPObs {
     uint64_t reentries;      /* nested accesses refused (DMA to BAR0) */
     uint64_t tx_sent;        /* frames the Tx engine put on the wire */
     uint64_t pause_sent;     /* PAUSE frames flow control put there */
+    /* Interrupt messages sent per vector (MSI: 0), INTx assertions. */
+    uint64_t irq_messages[E1000E_PP_MSIX_VECTORS];
+    uint64_t intx_asserts;
 
     /* Rate limiting of log messages: one per register and kind. */
     uint8_t logged[0x20000 / 4];

@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Every interrupt vector alive: each one the cell's traffic has a cause
+for must fire, seen from both sides (the device's messages per vector,
+qom-get irq-messages-<n> and intx-asserts; the guest's /proc/interrupts
+per IRQ name).
+
+A driver that never re-enables one MSI-X cause still sees its link
+through the watchdog's 2 s poll and its frames through another
+vector's NAPI poll; only the vector's own count shows it silent.
+
+e1000e names its MSI-X vectors in the order it asks for them
+(e1000_request_msix): entry 0 "<if>-rx-0" (the Rx queue), entry 1
+"<if>-tx-0" (the Tx queue), entry 2 "<if>" (other causes: link);
+IVAR routes the causes to those entries (e1000_configure_msix).
+"""
+
+from e1000epp.vm import harness
+
+INTERRUPTS = "/proc/interrupts"
+MSIX_NAMES = ("eth0-rx-0", "eth0-tx-0", "eth0")
+DEVICE = tuple(f"irq-messages-{n}" for n in range(3)) + ("intx-asserts",)
+# Families whose event is a link change: the "other" vector's cause
+# (ICR.LSC) must reach the driver through it.
+LINK_FAMILIES = ("linkdrop", "rpm")
+
+
+def parse_interrupts(text, ifname="eth0"):
+    """{IRQ name: interrupts on every CPU} of the lines naming ifname."""
+    lines = text.splitlines()
+    if not lines:
+        return {}
+    ncpu = len(lines[0].split())
+    out = {}
+    for ln in lines[1:]:
+        fields = ln.split()
+        if len(fields) < ncpu + 2 or not fields[-1].startswith(ifname):
+            continue
+        counts = fields[1:1 + ncpu]
+        if all(c.isdigit() for c in counts):
+            out[fields[-1]] = out.get(fields[-1], 0) + \
+                sum(int(c) for c in counts)
+    return out
+
+
+def read(vm):
+    """(guest {name: count}, device {counter: value} or None)."""
+    text = vm.agent.read_files([INTERRUPTS])[INTERRUPTS]
+    guest = parse_interrupts(text) if text is not None else None
+    dev = {}
+    for name in DEVICE:
+        try:
+            dev[name] = vm.qmp.execute(
+                "qom-get", path=f"/machine/peripheral/{vm.NIC_ID}",
+                property=name)
+        except harness.HarnessError:
+            dev = None
+            break
+    return guest, dev
+
+
+def required(cell):
+    """The vectors (by guest IRQ name) the cell must see fire, each with
+    its device counter: Rx and Tx in every cell (traffic both ways), the
+    other vector where the family changes the link."""
+    if cell.irq == "msix":
+        want = [(MSIX_NAMES[0], DEVICE[0]), (MSIX_NAMES[1], DEVICE[1])]
+        fam = cell.family
+        if fam and fam.name in LINK_FAMILIES:
+            want.append((MSIX_NAMES[2], DEVICE[2]))
+        return want
+    if cell.irq == "msi":
+        return [("eth0", DEVICE[0])]
+    return [("eth0", DEVICE[3])]
+
+
+def judge(checks, cell, start, end, tlog):
+    """Each required vector fired on both sides over the cell; in a cell
+    without a family (no vector masked by a suspend or a reset in it)
+    the guest took exactly the messages the device sent."""
+    (g0, d0), (g1, d1) = start, end
+    if g0 is None or g1 is None:
+        checks.true("the guest's interrupts read (/proc/interrupts)",
+                    False, "unreadable: the vectors cannot be judged")
+        return
+    got, want, seen = {}, {}, {}
+    for name, counter in required(cell):
+        guest = g1.get(name, 0) - g0.get(name, 0) \
+            if name in g1 and name in g0 else None
+        dev = d1[counter] - d0[counter] if d0 and d1 else None
+        got[name] = (guest is not None and guest > 0) and \
+            (dev is None or dev > 0)
+        want[name] = True
+        seen[name] = (guest, dev)
+        tlog(f"vector {name}: guest {guest}, device ({counter}) {dev}")
+    checks.eq("every vector the cell has a cause for fired (guest "
+              "/proc/interrupts and the device's messages)", got, want)
+    if cell.family is None and d0 and d1:
+        checks.eq("interrupts the guest took = messages the device sent, "
+                  "per vector", {k: v[0] for k, v in seen.items()},
+                  {k: v[1] for k, v in seen.items()})

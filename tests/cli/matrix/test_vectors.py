@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Every vector alive (matrix/vectors.py): /proc/interrupts read as the
+kernel prints it, and a silent vector failing its cell."""
+
+from e1000epp.matrix import cell_model, vectors
+from e1000epp.matrix.guest_io import Checks
+
+# /proc/interrupts of a two-CPU guest (show_interrupts: a CPU header,
+# then "irq: count per CPU, chip, hwirq-type, name").
+INTERRUPTS = """           CPU0       CPU1
+  0:         46          0   IO-APIC   2-edge      timer
+ 24:        120          7   PCI-MSIX-0000:00:02.0    0-edge      eth0-rx-0
+ 25:         80          1   PCI-MSIX-0000:00:02.0    1-edge      eth0-tx-0
+ 26:          3          0   PCI-MSIX-0000:00:02.0    2-edge      eth0
+NMI:          0          0   Non-maskable interrupts
+"""
+
+
+def test_proc_interrupts_summed_over_cpus_by_name():
+    assert vectors.parse_interrupts(INTERRUPTS) == {
+        "eth0-rx-0": 127, "eth0-tx-0": 81, "eth0": 3}
+
+
+def dev(rx, tx, other, intx=0):
+    return {"irq-messages-0": rx, "irq-messages-1": tx,
+            "irq-messages-2": other, "intx-asserts": intx}
+
+
+def judged(cell, start, end):
+    checks, log = Checks(), []
+    vectors.judge(checks, cell, start, end, log.append)
+    return checks.failures(), log
+
+
+def test_rx_and_tx_vectors_must_fire_in_every_msix_cell():
+    cell = cell_model.Cell(1500)
+    g0 = {"eth0-rx-0": 10, "eth0-tx-0": 5, "eth0": 1}
+    g1 = {"eth0-rx-0": 30, "eth0-tx-0": 9, "eth0": 1}
+    fails, log = judged(cell, (g0, dev(10, 5, 1)), (g1, dev(30, 9, 1)))
+    assert fails == []
+    assert "vector eth0-tx-0: guest 4, device (irq-messages-1) 4" in log
+
+
+def test_a_silent_other_vector_fails_a_link_cell():
+    cell = cell_model.Cell(1500, family="linkdrop")
+    g0 = {"eth0-rx-0": 10, "eth0-tx-0": 5, "eth0": 1}
+    g1 = {"eth0-rx-0": 30, "eth0-tx-0": 9, "eth0": 1}
+    fails, _ = judged(cell, (g0, dev(10, 5, 1)), (g1, dev(30, 9, 1)))
+    assert fails == ["every vector the cell has a cause for fired (guest "
+                     "/proc/interrupts and the device's messages): eth0 "
+                     "False (want True)"]
+
+
+def test_msi_and_intx_have_one_vector_each():
+    g0, g1 = {"eth0": 5}, {"eth0": 9}
+    fails, _ = judged(cell_model.Cell(1500, irq="msi"),
+                      (g0, dev(5, 0, 0)), (g1, dev(9, 0, 0)))
+    assert fails == []
+    fails, _ = judged(cell_model.Cell(1500, irq="intx"),
+                      (g0, dev(0, 0, 0, intx=3)), (g1, dev(0, 0, 0, intx=3)))
+    assert fails and "eth0 False" in fails[0]
+
+
+def test_unreadable_interrupts_fail_the_cell():
+    fails, _ = judged(cell_model.Cell(1500), (None, None), ({}, None))
+    assert fails == ["the guest's interrupts read (/proc/interrupts): "
+                     "unreadable: the vectors cannot be judged"]
+
+
+def test_read_takes_proc_interrupts_through_the_agent():
+    class Vm:
+        NIC_ID = "nic0"
+
+        def __init__(self):
+            self.agent, self.qmp = self, self
+
+        def read_files(self, paths, timeout=60):
+            assert paths == ["/proc/interrupts"]
+            return {paths[0]: INTERRUPTS}
+
+        def execute(self, cmd, **kw):
+            return {"irq-messages-0": 4}.get(kw["property"], 0)
+    guest, dev = vectors.read(Vm())
+    assert guest["eth0-tx-0"] == 81
+    assert dev == {"irq-messages-0": 4, "irq-messages-1": 0,
+                   "irq-messages-2": 0, "intx-asserts": 0}
+
+
+def test_a_message_the_guest_never_took_fails_a_plain_cell():
+    cell = cell_model.Cell(1500)
+    g0 = {"eth0-rx-0": 10, "eth0-tx-0": 5, "eth0": 1}
+    g1 = {"eth0-rx-0": 30, "eth0-tx-0": 9, "eth0": 1}
+    fails, _ = judged(cell, (g0, dev(10, 5, 1)), (g1, dev(31, 9, 1)))
+    assert fails == ["interrupts the guest took = messages the device "
+                     "sent, per vector: eth0-rx-0 20 (want 21)"]
