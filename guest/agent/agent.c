@@ -51,6 +51,8 @@
  *                                   check every byte (tcprx.c)
  *   READ <path>...                  up to 15 files' lines without a shell
  *                                   (files.c)
+ *   POOLS                           the kernel's page pools and their
+ *                                   pages in flight (pagepool.c)
  *   QUIT                            OK, then the agent exits
  *
  * This file holds the serial line, the replies and the verb table.
@@ -219,6 +221,7 @@ static const struct verb {
     { "TCPRX", cmd_tcprx },
     { "MARK", cmd_mark },
     { "READ", cmd_read },
+    { "POOLS", cmd_pools },
 };
 
 /* One request line; false on QUIT. */

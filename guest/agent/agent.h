@@ -9,6 +9,7 @@
  *   udp.c       UDP echo through the peer
  *   tcptx.c     TCPTX, tcprx.c TCPRX
  *   files.c     READ
+ *   pagepool.c  POOLS
  */
 #ifndef E1000EPP_AGENT_H
 #define E1000EPP_AGENT_H
@@ -63,5 +64,7 @@ void cmd_tcprx(int argc, char **argv);
 void cmd_mark(int argc, char **argv);
 /* READ verb (files.c): files read without a shell. */
 void cmd_read(int argc, char **argv);
+/* POOLS verb (pagepool.c): the kernel's page pools over netlink. */
+void cmd_pools(int argc, char **argv);
 
 #endif /* E1000EPP_AGENT_H */

@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Pages in flight (matrix/page_pools.py): the agent's POOLS answer read,
+and a driver keeping pages failing its cell naming the pool."""
+
+from e1000epp.matrix import cell_model, page_pools
+from e1000epp.matrix.guest_io import Checks
+
+# What the agent answers for the series' one Rx pool on eth0 (ifindex 2)
+# and a pool detached from a netdev gone with 3 pages still out.
+ANSWER = ["pool id=7 ifindex=2 napi=8193 inflight=256 inflight_mem=1048576 "
+          "detached=-",
+          "pool id=5 ifindex=- napi=- inflight=3 inflight_mem=12288 "
+          "detached=1765000000"]
+
+
+def test_pools_parsed_with_absent_values_as_none():
+    pools = page_pools.parse(ANSWER, "pools=2")
+    assert pools[0] == {"id": 7, "ifindex": 2, "napi": 8193,
+                        "inflight": 256, "inflight_mem": 1048576,
+                        "detached": None}
+    assert page_pools.detached(pools) == [pools[1]]
+    assert page_pools.inflight(pools, 2) == {"pool 7": 256}
+    assert page_pools.parse([], "family=absent") is None
+
+
+class PoolVm:
+    """A guest whose POOLS answers follow a script (the last repeats)."""
+
+    def __init__(self, answers, index="2"):
+        self.answers, self.i, self.index = answers, 0, index
+        self.agent = self
+
+    def request(self, line, timeout=60):
+        assert line == "POOLS"
+        out = self.answers[min(self.i, len(self.answers) - 1)]
+        self.i += 1
+        return out
+
+    def read_files(self, paths, timeout=60):
+        return {page_pools.IFINDEX: self.index}
+
+
+def pool(id_, inflight, ifindex=2, detached=None):
+    return (f"pool id={id_} ifindex={ifindex if ifindex else '-'} napi=1 "
+            f"inflight={inflight} inflight_mem={inflight * 4096} "
+            f"detached={detached or '-'}")
+
+
+def cell(answers, driver=cell_model.DRIVER_SERIES, bound=0.3):
+    vm, checks, log = PoolVm(answers), Checks(), []
+    page_pools.BOUND, old = bound, page_pools.BOUND
+    try:
+        start = page_pools.begin(vm, checks, log.append, driver)
+        page_pools.judge(vm, checks, start, log.append)
+    finally:
+        page_pools.BOUND = old
+    return checks.failures()
+
+
+def test_pages_a_live_pool_holds_are_evidence_not_a_verdict():
+    up = ([pool(7, 256)], "pools=1")
+    busy = ([pool(7, 384)], "pools=1")
+    assert cell([up, busy]) == []
+
+
+def test_a_pool_the_cell_destroyed_with_pages_out_fails_naming_it():
+    up = ([pool(7, 256)], "pools=1")
+    leak = ([pool(7, 2, ifindex=None, detached=1765000000),
+             pool(8, 256)], "pools=2")
+    assert cell([up, leak]) == [
+        "no page pool detached with pages out (the cell's own "
+        "re-initialisations): pool 7: 2 pages (8192 bytes) in flight "
+        "after 0 s"]
+
+
+def test_a_pool_left_detached_by_the_previous_instance_fails():
+    left = ([pool(5, 3, ifindex=None, detached=1765000000), pool(7, 256)],
+            "pools=2")
+    fails = cell([left])
+    assert "no page pool left with pages out by the driver's previous " \
+        "instance (an interface down, a module unload): pool 5: 3 pages " \
+        "(12288 bytes) in flight after 0 s" in fails
+
+
+def test_a_detached_pool_the_kernel_frees_in_time_passes():
+    left = ([pool(5, 3, ifindex=None, detached=1765000000), pool(7, 256)],
+            "pools=2")
+    up = ([pool(7, 256)], "pools=1")
+    assert cell([left, up], bound=2) == []
+
+
+def test_a_kernel_without_page_pool_get_fails_only_the_series():
+    absent = ([], "family=absent")
+    assert cell([absent], driver=cell_model.DRIVER_STOCK) == []
+    assert cell([absent]) == [
+        "the guest kernel lists page pools (netlink page-pool-get, Linux "
+        "6.8+): absent, but the run's driver is the page-pool series"]
