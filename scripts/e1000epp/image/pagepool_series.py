@@ -76,6 +76,12 @@ def _patches(bug):
     return series + ([fixture_patch(bug)] if bug else [])
 
 
+def patches(word):
+    """The patch files of a --driver word, in the order apply.sh applies
+    them (the series' 0*.patch by name, then the fixture)."""
+    return _patches(parse(word))
+
+
 def _stamp(bug):
     h = hashlib.sha256()
     for p in _patches(bug):
