@@ -152,8 +152,9 @@ def _vermagic(ko):
     return (modinfo(module_bytes(ko), "vermagic") or "").split()[:1]
 
 
-def _find_e1000e(modules_dir):
-    hits = [p for p in glob.glob(os.path.join(modules_dir, "**", "e1000e.ko*"),
+def _find_e1000e(modules_dir, module=DRIVER):
+    hits = [p for p in glob.glob(os.path.join(modules_dir, "**",
+                                              f"{module}.ko*"),
                                  recursive=True)]
     if hits:
         return sorted(hits)[0]
@@ -332,19 +333,35 @@ def _tree_hash(root):
     return h.hexdigest()
 
 
-def build_driver(src, headers, out_dir, log):
-    """make -C HEADERS M=<copy of SRC> modules; returns the e1000e.ko."""
+def kbuild_argv(headers, work, target, jobs=1, extra=()):
+    """The make command that builds `target` (modules, or one object such
+    as netdev.o) of the e1000e copy in `work` against `headers`: the one
+    command line build_driver and `mutate` (one object per mutant) share.
+    extra: more make variables (mutate's KCFLAGS=-g0)."""
+    # An out-of-tree build of the in-tree driver needs CONFIG_E1000E=m.
+    return ["make", "-C", headers, f"M={kbuild_module_dir(work)}", target,
+            f"-j{jobs}", "CONFIG_E1000E=m", *extra]
+
+
+def kbuild_module_dir(work):
+    """The directory make's M= names for a copy of --driver-src: the copy,
+    or its e1000e/ when it holds the driver one level down."""
+    if os.path.isdir(os.path.join(work, "e1000e")) and not \
+            os.path.exists(os.path.join(work, "Makefile")):
+        return f"{work}/e1000e"
+    return work
+
+
+def build_driver(src, headers, out_dir, log, jobs=None, module=DRIVER,
+                 extra=()):
+    """make -C HEADERS M=<copy of SRC> modules in OUT_DIR/driver-build;
+    returns the module's .ko (e1000e.ko)."""
     work = os.path.join(out_dir, "driver-build")
     shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(src, work, symlinks=True)
     log_path = os.path.join(out_dir, "driver-build.log")
-    cmd = ["make", "-C", headers, f"M={work}", "modules",
-           f"-j{os.cpu_count() or 1}"]
-    if os.path.isdir(os.path.join(work, "e1000e")) and not \
-            os.path.exists(os.path.join(work, "Makefile")):
-        cmd[3] = f"M={work}/e1000e"
-    # An out-of-tree build of the in-tree driver needs CONFIG_E1000E=m.
-    cmd.append("CONFIG_E1000E=m")
+    cmd = kbuild_argv(headers, work, "modules", jobs or os.cpu_count() or 1,
+                      extra)
     log(f"building the driver: {' '.join(cmd)}")
     with open(log_path, "w") as f:
         proc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT)
@@ -355,13 +372,29 @@ def build_driver(src, headers, out_dir, log):
                         f"make exited with {proc.returncode} (against "
                         f"{headers})", "fix the compile error shown above",
                         log=log_path, tail=tail)
-    ko = _find_e1000e(work)
+    ko = _find_e1000e(work, module)
     if not ko:
-        raise StepError(f"--driver-src {src} built no e1000e.ko",
-                        "make succeeded but produced no e1000e.ko",
+        raise StepError(f"--driver-src {src} built no {module}.ko",
+                        f"make succeeded but produced no {module}.ko",
                         "the directory must build the e1000e module",
                         log=log_path)
     return ko
+
+
+def debian_headers(debian_kernel, log=print):
+    """The headers directory of Debian's kernel `debian_kernel` (6.1 or
+    6.12; None: the default guest kernel), installed if missing: what
+    prepare() builds --driver-src against."""
+    if debian_kernel:
+        pkg = _debian_kernel_package(debian_kernel)
+    else:
+        from e1000epp.image.guest_image import (GuestBuildError,
+                                                resolve_kernel_package)
+        try:
+            pkg = resolve_kernel_package()
+        except GuestBuildError as e:
+            _fail("cannot resolve Debian's kernel", str(e), "apt-get update")
+    return _headers_for(pkg[len("linux-image-"):], log)
 
 
 def _headers_for(release, log):
