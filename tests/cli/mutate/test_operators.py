@@ -86,8 +86,8 @@ def _all(text):
     for n in range(1, len(lines) + 1):
         for m in operators.mutants(src, "s.c", n):
             new = operators.apply(lines, m.edits)
-            out[m.id] = [new[k - 1] for k in sorted({e.line
-                                                      for e in m.edits})]
+            changed = sorted({e.line for e in m.edits})
+            out[m.id] = [new[k - 1] for k in changed]
     return out
 
 

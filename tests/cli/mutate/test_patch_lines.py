@@ -45,7 +45,7 @@ diff --git a/drivers/x/drv/foo.c b/drivers/x/drv/foo.c
 @@ -1,4 +1,5 @@
  #include <linux/kernel.h>
 +#include <linux/errno.h>
- 
+\x20
  static int g(int n)
  {
 @@ -8,7 +9,13 @@ static int g(int n)
@@ -53,7 +53,7 @@ diff --git a/drivers/x/drv/foo.c b/drivers/x/drv/foo.c
  {
  \tint x = 1;
 +\tint y;
- 
+\x20
 -\tx += g(n);
 +\t/* a negative n is refused */
 +\tif (n < 0)
@@ -63,7 +63,7 @@ diff --git a/drivers/x/drv/foo.c b/drivers/x/drv/foo.c
 +\tx += y;
  \treturn x;
  }
--- 
+--\x20
 2.39.5
 """
 
@@ -73,7 +73,7 @@ PATCH2 = """\
 @@ -15,7 +15,7 @@ int f(int n)
  \tif (n < 0)
  \t\treturn -EINVAL;
- 
+\x20
 -\ty = g(n);
 +\ty = g(n + 1);
  \tx += y;
