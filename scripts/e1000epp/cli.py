@@ -260,6 +260,16 @@ def _do_bugs(args):
     return bugs_command.run(args)
 
 
+def _mutate_args(p):
+    from e1000epp.mutate import command as mutate_command
+    mutate_command.add_arguments(p)
+
+
+def _do_mutate(args):
+    from e1000epp.mutate import command as mutate_command
+    return mutate_command.run(args)
+
+
 def cmd_qemu(args):
     if not os.access(paths.QEMU_BIN, os.X_OK):
         print("error: the emulator is not built yet (%s)\n"
@@ -314,6 +324,11 @@ COMMANDS = [
             "(examples/pagepool-e1000e/bugs), each through the matrix "
             "cells that target it: caught for its reason, the correct "
             "series passing the same cells", _bugs_args, _do_bugs,
+            SETUP_ALL),
+    Command("mutate", "mutants of the lines a driver patch adds or "
+            "changes, built against the guest kernel's headers; equivalent "
+            "ones (identical object) set aside; a report line by line "
+            "(mutate merge: shards into one)", _mutate_args, _do_mutate,
             SETUP_ALL),
 ]
 
