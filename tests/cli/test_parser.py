@@ -37,7 +37,8 @@ def test_setup_decided_per_command(command, setup):
 def test_every_command_is_in_the_table():
     names = [c.name for c in cli.COMMANDS]
     assert names == ["setup", "qemu", "test", "run", "merge", "bench",
-                     "report", "race", "fuzz", "resume", "soak", "bugs"]
+                     "report", "race", "fuzz", "resume", "soak", "bugs",
+                     "mutate"]
     for c in cli.COMMANDS:
         if c.name == "merge":
             assert parse(c.name, "--report", "out", "shard1").run is c.run
