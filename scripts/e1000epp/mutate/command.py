@@ -66,8 +66,8 @@ def add_arguments(p):
                    "of run --shard)")
     p.add_argument("--patches", metavar="LIST",
                    help="only the lines of these patches (comma-separated "
-                   "labels: a series patch's number, 0001 or 1, else its "
-                   "file name)")
+                   "labels: a series patch's number, 0001 or 1, a range "
+                   "4-7, else its file name)")
     p.add_argument("--ops", type=argtypes.name_list(
         "operator", operators.OPERATORS), metavar="LIST",
         help="only these operators (%s)" % ",".join(operators.OPERATORS))
@@ -126,12 +126,17 @@ def _log(msg):
     print(f"[mutate] {msg}", flush=True)
 
 
-def _labels(text):
+def labels(text):
+    """--patches: comma-separated numbers (1 or 0001), ranges of numbers
+    (4-7) or file names, as the labels patch_lines gives patches."""
     out = set()
     for w in (text or "").split(","):
         w = w.strip()
+        lo, dash, hi = w.partition("-")
         if w.isdigit():
             out.add(f"{int(w):04d}")
+        elif dash and lo.isdigit() and hi.isdigit():
+            out.update(f"{k:04d}" for k in range(int(lo), int(hi) + 1))
         elif w:
             out.add(w)
     return out
@@ -167,7 +172,7 @@ def run(args):
     lines, final, applied = patch_lines.read(
         src, patch_paths=None if args.base else patches,
         base_dir=args.base)
-    wanted = _labels(args.patches)
+    wanted = labels(args.patches)
     if wanted:
         known = {ln.patch for ln in lines}
         if not wanted & known:

@@ -38,6 +38,12 @@ def test_shards_cover_every_mutant_once(n):
         campaign.select_shard(list(reversed(ms)), f"1/{n}")[0]
 
 
+def test_patch_labels():
+    assert command.labels("1,4-7") == {"0001", "0004", "0005", "0006",
+                                       "0007"}
+    assert command.labels("0002, my.patch") == {"0002", "my.patch"}
+
+
 def test_a_bad_shard_is_a_clear_error():
     with pytest.raises(StepError, match="is not I/N"):
         campaign.select_shard([], "3/2")
