@@ -57,6 +57,10 @@ def _setup_args(p):
     p.add_argument("--fuzzing", action="store_true",
                    help="also build QEMU's libFuzzer targets with clang in "
                    "build/qemu-fuzz, for fuzz --whole-device")
+    p.add_argument("--debug-kernel", action="store_true",
+                   help="also build the sanitizing guest kernel (KASAN, "
+                   "kmemleak, lockdep, DEBUG_NET) from Debian's 6.12 "
+                   "source in build/debug-kernel, for run --debug-kernel")
 
 
 def _select_arg(p):
@@ -168,7 +172,8 @@ def _report_args(p):
 def _do_setup(args):
     from e1000epp.setup import command as setup_command
     setup_command.run_setup(args.jobs, args.skip_guest, args.verbose,
-                            sanitized=args.sanitized, fuzzing=args.fuzzing)
+                            sanitized=args.sanitized, fuzzing=args.fuzzing,
+                            debug_kernel=args.debug_kernel)
     return 0
 
 

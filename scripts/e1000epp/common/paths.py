@@ -23,6 +23,8 @@ QEMU_FUZZ_BIN = os.path.join(QEMU_FUZZ_BUILD, "qemu-fuzz-x86_64")
 QTEST_DIR = "tests/qtest/e1000e_pp"
 OPTIONROM_DIR = os.path.join(QEMU_BUILD, "pc-bios", "optionrom")
 GUEST_DIR = os.path.join(BUILD, "guest")
+# The sanitizing guest kernel's built tree (setup --debug-kernel).
+DEBUG_KERNEL_TREE = os.path.join(BUILD, "debug-kernel", "linux")
 NATIVE_DIR = os.path.join(BUILD, "native")
 # The same native parts built with clang (suite unit-clang).
 NATIVE_CLANG_DIR = os.path.join(BUILD, "native-clang")

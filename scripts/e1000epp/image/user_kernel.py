@@ -82,12 +82,37 @@ def add_arguments(p):
                    help="a built kernel tree (make; no modules_install "
                    "needed): boots its arch/x86/boot/bzImage with the "
                    "modules built in it")
+    g.add_argument("--debug-kernel", action="store_true",
+                   help="the sanitizing kernel (KASAN, kmemleak, lockdep, "
+                   "DEBUG_NET; built by setup --debug-kernel from Debian's "
+                   "6.12 source): --kernel-tree build/debug-kernel/linux, "
+                   "also under --driver pagepool")
 
 
 def wanted(args):
     return any(getattr(args, k, None) for k in
                ("kernel", "modules", "module", "driver_src", "debian_kernel",
-                "kernel_tree", "driver"))
+                "kernel_tree", "driver", "debug_kernel"))
+
+
+def _expand_debug_kernel(args):
+    """--debug-kernel is --kernel-tree of setup --debug-kernel's tree."""
+    if not getattr(args, "debug_kernel", False) or \
+            getattr(args, "kernel_tree_modules", None):
+        return
+    for flag, given in (("--kernel-tree", getattr(args, "kernel_tree",
+                                                  None)),
+                        ("--kernel", args.kernel),
+                        ("--debian-kernel", args.debian_kernel)):
+        if given:
+            _fail(f"--debug-kernel and {flag} both given", "--debug-kernel "
+                  "names the kernel", f"drop {flag}")
+    if not os.path.isfile(os.path.join(paths.DEBUG_KERNEL_TREE,
+                                       KERNEL_TREE_BZIMAGE)):
+        _fail("--debug-kernel: the sanitizing kernel is not built",
+              f"{paths.DEBUG_KERNEL_TREE} has no {KERNEL_TREE_BZIMAGE}",
+              "run ./e1000e-pp setup --debug-kernel (it builds it once)")
+    args.kernel_tree = paths.DEBUG_KERNEL_TREE
 
 
 KERNEL_TREE_BZIMAGE = os.path.join("arch", "x86", "boot", "bzImage")
@@ -196,11 +221,15 @@ def _expand_driver(args):
         pagepool_series.parse(word)
     except StepError as e:
         _fail(e.what, e.why, e.fix)
+    debug = getattr(args, "debug_kernel", False)
     for flag, given in (("--driver-src", args.driver_src),
                         ("--module", args.module),
                         ("--kernel", args.kernel),
                         ("--kernel-tree", getattr(args, "kernel_tree",
                                                   None))):
+        # The debug kernel is Debian's 6.12 source: the series' kernel.
+        if debug and flag in ("--kernel", "--kernel-tree"):
+            continue
         if given and not (flag == "--driver-src" and
                           getattr(args, "driver_prepared", False)):
             _fail(f"--driver and {flag} both given", "--driver names "
@@ -209,11 +238,13 @@ def _expand_driver(args):
         _fail(f"--driver {word} with --debian-kernel {args.debian_kernel}",
               "the series is written against Debian's 6.12 kernel",
               "drop --debian-kernel (it is 6.12)")
-    args.debian_kernel = "6.12"
+    if not debug:
+        args.debian_kernel = "6.12"
 
 
 def validate(args):
     """Fail fast on bad input; returns the kernel release of --kernel."""
+    _expand_debug_kernel(args)
     _expand_kernel_tree(args)
     _expand_driver(args)
     if args.kernel and args.debian_kernel:
@@ -255,7 +286,8 @@ def validate(args):
                   "it has no vermagic in its .modinfo", "give the e1000e.ko "
                   "built for the guest kernel")
     if args.module and not args.kernel:
-        from e1000epp.image.guest_image import GuestBuildError, resolve_kernel_package
+        from e1000epp.image.guest_image import (GuestBuildError,
+                                                resolve_kernel_package)
         try:
             pkg = _debian_kernel_package(args.debian_kernel) \
                 if args.debian_kernel else resolve_kernel_package()

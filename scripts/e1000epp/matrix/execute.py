@@ -22,6 +22,8 @@ traffic and collects its evidence into cells/<name>/:
                    (RCTL, PSRCTL, RFCTL read from the device) and the
                    FCS placement of every pattern frame length
   events.txt       the device's event list (knob changes) of the cell
+  kmemleak.txt     with --debug-kernel, what kmemleak's scan at the
+                   cell's end listed (matrix/sanitizers.py)
   pools.json       the page pools of eth0 and their pages in flight at
                    the cell's start and end (matrix/page_pools.py)
   frames.json      every frame counted at every boundary: the peer's,
@@ -39,7 +41,7 @@ import time
 
 from e1000epp.matrix import (buffer_layout, cell_model, diagnosis,
                              frame_count, guest_cost, page_pools, report,
-                             vectors)
+                             sanitizers, vectors)
 from e1000epp.matrix.guest_io import (Checks, Guest, boot_args, cell_observed,
                                       check_iommu, check_irq_mode, configure,
                                       ethtool_stats, new_events, read_device,
@@ -292,6 +294,7 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
         frames0 = frame_count.begin(vm, g, checks, tlog)
         vectors0 = vectors.read(vm)
         pools0 = page_pools.begin(vm, checks, tlog, driver)
+        sanitizers.begin(vm, g)
         fills = IotlbFills(vm) if cell.iommu == "iommu" and \
             window is None else None
         ctx = TrafficContext(vm, cell, 0x10000 + index * 16, checks,
@@ -361,6 +364,7 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
             report.write_json(os.path.join(cell_dir, "frames.json"), frames)
         vectors.judge(checks, cell, vectors0, vectors.read(vm), tlog)
         pools = page_pools.judge(vm, checks, pools0, tlog)
+        sanitizers.judge(vm, g, checks, cell_dir)
         if pools is not None:
             report.write_json(os.path.join(cell_dir, "pools.json"), pools)
         scan_dmesg(vm, g, cell, cell_dir, checks, taint0)

@@ -93,6 +93,7 @@ class Guest:
         self.flow_control = True    # the driver's default: rx and tx on
         self.events = None          # the last device event seen
         self.counting = False       # frame_count.arm done this boot
+        self.kmemleak = None        # sanitizers.begin: the kernel has it
 
 
 def boot_args(boot_key):

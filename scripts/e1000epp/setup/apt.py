@@ -64,6 +64,8 @@ PACKAGES = [
     "valgrind",
     # the coverage-guided fuzzer of the core (libFuzzer, ASan, UBSan)
     "clang", "libclang-rt-14-dev",
+    # the sanitizing guest kernel (setup --debug-kernel): objtool, certs
+    "libelf-dev", "libssl-dev", "bc",
 ]
 
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """`setup`: the seven idempotent, incremental steps (one more each for
-the sanitized emulator, with --sanitized, and QEMU's fuzzer, with
---fuzzing)."""
+the sanitized emulator, with --sanitized, QEMU's fuzzer, with
+--fuzzing, and the sanitizing guest kernel, with --debug-kernel)."""
 
 import os
 import time
@@ -35,8 +35,8 @@ def _guest_step(reporter):
 
 
 def run_setup(jobs=None, skip_guest=False, verbose=False, sanitized=False,
-              fuzzing=False):
-    rep = Reporter("setup", 7 + sanitized + fuzzing, verbose)
+              fuzzing=False, debug_kernel=False):
+    rep = Reporter("setup", 7 + sanitized + fuzzing + debug_kernel, verbose)
     start = time.monotonic()
     steps = [
         ("packages", lambda: apt.ensure_packages(rep)),
@@ -55,6 +55,10 @@ def run_setup(jobs=None, skip_guest=False, verbose=False, sanitized=False,
     if fuzzing:
         steps.append(("QEMU's fuzzer (clang, libFuzzer, ASan + UBSan)",
                       lambda: qemu_build.build_fuzzer(rep, jobs)))
+    if debug_kernel:
+        from e1000epp.setup import debug_kernel as dk
+        steps.append(("the sanitizing guest kernel (KASAN, kmemleak, "
+                      "lockdep, DEBUG_NET)", lambda: dk.build(rep, jobs)))
     for title, fn in steps:
         rep.step("%s ..." % title)
         t0 = time.monotonic()
