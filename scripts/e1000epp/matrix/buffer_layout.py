@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The receive buffer layout the driver programmed, and the frame lengths
-that place the FCS across two buffers or alone in the last one.
+that place the FCS across two buffers (each of the three splits) or
+alone in the last one, and those at each edge of a length class.
 
 Read from the device after each MTU or feature change (read_registers):
 RCTL, PSRCTL and RFCTL through the emulator's monitor (`xp`, a read of
@@ -125,13 +126,34 @@ def placement(layout, length):
 
 def fcs_lengths(layout, top):
     """Frame lengths (without FCS, MIN_FRAME..top) for every buffer
-    boundary B a frame reaches: B - 2 (two FCS bytes each side) and B
-    (the FCS alone after it); none when the FCS is stripped."""
+    boundary B a frame reaches: B - 3, B - 2 and B - 1 (three, two and
+    one FCS bytes before B: the three ways the 4-byte FCS straddles two
+    buffers) and B (the FCS alone after it); none when the FCS is
+    stripped."""
     if layout["secrc"]:
         return []
     out = set()
     for b in boundaries(layout, top + FCS):
-        for n in (b - 2, b):
+        for n in range(b - FCS + 1, b + 1):
             if MIN_FRAME <= n <= top:
                 out.add(n)
     return sorted(out)
+
+
+def class_lengths(layout, top):
+    """{length: why} for the length classes of the layout up to top: at
+    every buffer boundary B a frame reaches, the longest frame that still
+    ends before B and the shortest whose data goes past it (with the FCS
+    kept, "ends" counts the FCS: B - 4 fills the buffer with its FCS),
+    and with the FCS kept the placements of fcs_lengths."""
+    fcs = 0 if layout["secrc"] else FCS
+    out = {}
+    for b in boundaries(layout, top + fcs):
+        out[b - fcs] = f"fills the buffer ending at {b}" + \
+            (" with its FCS" if fcs else "")
+        out[b + 1] = f"first data byte past the boundary at {b}"
+        if fcs:
+            for n in range(b - 3, b):
+                out[n] = f"FCS {b - n}|{FCS - (b - n)} across {b}"
+            out[b] = f"FCS alone after {b}"
+    return {n: why for n, why in out.items() if MIN_FRAME <= n <= top}

@@ -89,7 +89,9 @@ def test_packet_split_layout_places_the_fcs_at_buffer_0s_end():
     assert (lay["format"], lay["first"], lay["next"]) == \
         ("packet-split", [128, 4096, 0, 0], [0, 4096, 0, 0])
     assert not lay["secrc"] and lay["lpe"]
-    assert buffer_layout.fcs_lengths(lay, 2027 + 14) == [126, 128]
+    # 3|1, 2|2, 1|3 FCS bytes across 128, and the FCS alone after it.
+    assert buffer_layout.fcs_lengths(lay, 2027 + 14) == [125, 126, 127,
+                                                         128]
     assert buffer_layout.placement(lay, 126) == "straddle"
     assert buffer_layout.placement(lay, 128) == "alone"
     assert buffer_layout.placement(lay, 127) == "straddle"
@@ -103,7 +105,8 @@ def test_jumbo_packet_split_layout_reaches_three_boundaries():
     assert lay["first"] == [128, 4096, 4096, 4096]
     # buffer ends at 128, 128 + 4096 = 4224 and 8320
     assert buffer_layout.fcs_lengths(lay, 9000 + 14) == \
-        [126, 128, 4222, 4224, 8318, 8320]
+        [125, 126, 127, 128, 4221, 4222, 4223, 4224,
+         8317, 8318, 8319, 8320]
 
 
 def test_legacy_2k_layout_as_coverage_md_describes_it():
