@@ -342,18 +342,36 @@ class Cell:
             params.append(f"copybreak={self.copybreak}")
         return tuple(params)
 
-    def frame_lengths(self):
-        """Pattern frame lengths (Ethernet header + payload, no FCS) for
-        this MTU: the smallest frame, 1514, the breakpoint itself (MTU +
-        14) and one less, and for every 2 KB chunk boundary B the frame
-        reaches: B - 2 (its FCS straddles B) and B (the FCS alone fills
-        the next chunk's first bytes)."""
+    def frame_lengths(self, why=False):
+        """The cell's own pattern frame lengths (Ethernet header +
+        payload, no FCS; the rest of its sweep comes from the programmed
+        layout, matrix/length_sweep.py): the smallest frame, 1514, the
+        breakpoint itself (MTU + 14) and one less; for every 2 KB chunk
+        boundary B the frame reaches, B - 2 (its FCS straddles B) and B
+        (the FCS alone fills the next chunk's first bytes); the copybreak
+        threshold -1/0/+1. Sorted, or {length: why} with why."""
         top = self.mtu + 14
-        lens = {60, min(1514, top), top, top - 1}
+        out = {60: "smallest frame", min(1514, top): "1514 bytes",
+               top - 1: "one byte under the MTU's frame",
+               top: "the MTU's frame (MTU + 14)" +
+               (": the largest tagged frame, max_frame_size (MTU + 22) "
+                "on the wire" if self.vlan else "")}
         for boundary in range(2048, top + 1, 2048):
-            lens.add(boundary - 2)
-            lens.add(boundary)
-        return sorted(lens)
+            out.setdefault(boundary - 2, f"2 KB chunk edge {boundary} - 2"
+                           " (FCS 2|2 across it where kept)")
+            out.setdefault(boundary, f"2 KB chunk edge {boundary} (FCS "
+                           "alone after it where kept)")
+        # e1000_clean_rx_irq copies a frame when length < copybreak
+        # (Linux's COPYBREAK_DEFAULT 256 without the parameter), length
+        # as the descriptor gives it: with rx-fcs the FCS counted.
+        cb = 256 if self.copybreak is None else self.copybreak
+        fcs = 4 if self.crc == "rxfcs" else 0
+        for d, what in ((-1, "copied"), (0, "not copied"),
+                        (1, "not copied")):
+            n = cb + d - fcs
+            if 60 <= n <= top:
+                out.setdefault(n, f"copybreak {cb}{d:+d}: {what}")
+        return dict(sorted(out.items())) if why else sorted(out)
 
     def udp_lengths(self):
         """UDP payloads: small, and the largest one frame carries."""
