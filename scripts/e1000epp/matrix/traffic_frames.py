@@ -1,20 +1,24 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""A matrix cell's pattern-frame steps: the frames both ways (lengths
-from the programmed layout, the VLAN tag on the wire, marked and faulted
-frames) and a burst faster than the guest cleans; and the reading of the
-peer's capture by VLAN tag (wire_tags, tcp_tags).
+"""A matrix cell's pattern-frame steps: the frames both ways (the
+cell's length sweep, matrix/length_sweep.py; the VLAN tag on the wire,
+marked and faulted frames, over-long frames the driver drops) and a
+burst faster than the guest cleans; and the reading of the peer's
+capture by VLAN tag (wire_tags, tcp_tags).
 """
 
 import os
 import struct
 from collections import Counter
 
-from e1000epp.matrix import buffer_layout, cell_model
+from e1000epp.matrix import buffer_layout, cell_model, length_sweep, report
 from e1000epp.matrix.guest_io import qom_get, qom_set, situations_now
 from e1000epp.matrix.traffic_context import agent_rx_wait
 from e1000epp.vm import harness
 
 REPEAT = 3
+# Missing sequence numbers the agent names (PP_FAIL_KEEP,
+# tools/wire/rxsession.h).
+LOST_LISTED = 8
 ERR_MARKED = cell_model.ERR_FRAMES
 # Rx data writes the DMA-fault cell has the device reject.
 DMA_FAULTS = 1
@@ -83,27 +87,47 @@ def _lost(fails):
     return []
 
 
+def plan_frames(cell, layout, seed, marked=0, delivered=False):
+    """What the frames step sends and expects peer -> guest: the sweep
+    (length_sweep.sweep) with, sent in order (seq k is rx[k % n] long),
+    the frames that never reach the socket (the first marked ones, lost
+    unless the family delivers them, and those of a length the driver
+    drops) and the agent's counters to expect."""
+    sw = length_sweep.sweep(cell, layout, seed)
+    rx = sw["rx"]
+    count = len(rx) * REPEAT
+    lost = 0 if not marked or delivered else marked
+    missing = length_sweep.missing_seqs(rx, REPEAT, sw["dropped"], lost)
+    sw.update(repeat=REPEAT, marked_lost=lost, missing=missing,
+              want={"good": count - len(missing), "bad": 0, "trunc": 0,
+                    "corrupt": 0, "fcs_bad": 0, "missing": len(missing),
+                    "dup": 0, "reorder": 0, "stale": 0,
+                    "bytes": sum(rx[k % len(rx)] for k in range(count)
+                                 if k not in set(missing))})
+    return sw
+
+
 def traffic_frames(ctx):
     vm, cell, run_base, checks, cell_dir, tlog, bound = (
         ctx.vm, ctx.cell, ctx.run_base, ctx.checks, ctx.cell_dir, ctx.tlog,
         ctx.bound)
     ifname = "eth0.100" if cell.vlan else "eth0"
     layout = checks.layout
-    lens = sorted(set(cell.frame_lengths()) |
-                  set(layout["fcs_lengths"] if layout else []))
-    count = len(lens) * REPEAT
-    want_bytes = sum(lens) * REPEAT
-    lens_csv = ",".join(map(str, lens))
-    tlog(f"frame lengths {lens_csv} x{REPEAT} on {ifname}")
     fam = cell.family
     marked = marked_frames(fam)
-    # Sent in order, seq k is lens[k % len(lens)] bytes: the marked
-    # frames are the first ones, lost unless the family delivers them.
-    lost = 0 if not marked or fam.delivered else marked
-    lost_bytes = sum(lens[k % len(lens)] for k in range(lost))
-    want = {"good": count - lost, "bad": 0, "trunc": 0, "corrupt": 0,
-            "fcs_bad": 0, "missing": lost, "dup": 0, "reorder": 0,
-            "stale": 0, "bytes": want_bytes - lost_bytes}
+    seed = length_sweep.run_seed()
+    sw = plan_frames(cell, layout, seed, marked, fam and fam.delivered)
+    report.write_json(os.path.join(cell_dir, "sweep.json"), dict(
+        sw, rerun=f"{length_sweep.SEED_ENV}={seed} ./e1000e-pp run "
+        f"--only '{cell.name}$'"))
+    lens, lost, missing, want = (sw["rx"], sw["marked_lost"], sw["missing"],
+                                 sw["want"])
+    count = len(lens) * REPEAT
+    lens_csv = ",".join(map(str, lens))
+    tlog(f"length sweep: run seed {seed}, cell seed {sw['cell_seed']} "
+         f"(sweep.json)")
+    tlog(f"frame lengths {lens_csv} x{REPEAT} on {ifname}" +
+         (f"; the driver drops {sw['dropped']}" if sw["dropped"] else ""))
     dma_fault = bool(fam and fam.knob == "dma-fault-writes")
 
     # Peer -> guest.
@@ -118,11 +142,11 @@ def traffic_frames(ctx):
         tlog(f"qom-set {knob} {marked}")
     vm.peer.command(f"TXL {harness.GUEST_MAC} {run} {lens_csv} {REPEAT}"
                     f"{vid}")
-    if lost:
-        # The marked frames never come: wait for the others.
+    if missing:
+        # The frames lost or dropped never come: wait for the others.
         harness.poll_value(lambda: vm.agent.kv("RXSTAT"),
-                           lambda st: st.get("good", 0) >= count - lost, bound,
-                           interval=0.2)
+                           lambda st: st.get("good", 0) >= want["good"],
+                           bound, interval=0.2)
     else:
         agent_rx_wait(vm, bound)
     got = vm.agent.kv("RXSTOP")
@@ -139,13 +163,14 @@ def traffic_frames(ctx):
         want = {k: v for k, v in want.items() if k != "stale"}
     checks.eq("frames peer->guest (agent)", counted, want)
     fails = got.get("fails", "-")
-    if lost:
-        checks.eq("peer->guest: the frames lost are the marked ones "
-                  "(first sequence numbers)", _lost(fails),
-                  list(range(lost)))
-        checks.lost_seqs = list(range(lost))
+    if missing:
+        # The agent names the first LOST_LISTED missing sequence numbers.
+        checks.eq("peer->guest: the frames missing are the marked ones "
+                  "and those the driver drops (first sequence numbers)",
+                  _lost(fails), missing[:LOST_LISTED])
         fails = ";".join(w for w in fails.split(";")
                          if not w.startswith("lost:")) or "-"
+    checks.lost_seqs = list(range(lost))
     if fails != "-":
         checks.true("peer->guest first failures", False, fails)
     if marked:
@@ -155,7 +180,8 @@ def traffic_frames(ctx):
         # Each placement confirmed by the device's counters: every
         # pattern frame whose FCS the layout places across a boundary or
         # alone, REPEAT times; nothing else crosses in this step.
-        # (The marked frames the device dropped never reach a buffer.)
+        # (The marked frames the device dropped never reach a buffer;
+        # those the driver drops did.)
         want_fcs = {k: sum(buffer_layout.placement(
                         layout, lens[i % len(lens)]) == k
                         for i in range(lost, count))
@@ -171,12 +197,15 @@ def traffic_frames(ctx):
         layout["placements"] = {str(n): buffer_layout.placement(layout, n)
                                 for n in lens}
 
-    # Guest -> peer.
-    want = dict(want, good=count, missing=0, bytes=want_bytes, stale=0)
+    # Guest -> peer: the sweep but the over-long frames.
+    tx = sw["tx"]
+    count = len(tx) * REPEAT
+    want = dict(want, good=count, missing=0, bytes=sum(tx) * REPEAT,
+                stale=0)
     run = run_base + 2
     vm.peer.command(f"RX {run} {count} {harness.GUEST_MAC}")
-    vm.agent.kv(f"TXL {ifname} {harness.PEER_MAC} {run} {lens_csv} "
-                f"{REPEAT}")
+    vm.agent.kv(f"TXL {ifname} {harness.PEER_MAC} {run} "
+                f"{','.join(map(str, tx))} {REPEAT}")
     st = vm.peer.wait("rx", count, timeout=bound)
     tlog(f"guest->peer peer: {st['rx']} fails={st['fails']} "
          f"vlan_in={st['vlan_in']}")
