@@ -155,6 +155,16 @@ def sweep(cell, layout, seed, k=SPREAD):
             "why": {str(n): why[n] for n in sorted(why)}}
 
 
+def below_copybreak(cell, lengths):
+    """How many of lengths e1000_clean_rx_irq copies: length <
+    copybreak (256, COPYBREAK_DEFAULT, without the parameter), the
+    length with the FCS under rx-fcs (the driver subtracts it only when
+    the stack does not keep it)."""
+    cb = 256 if cell.copybreak is None else cell.copybreak
+    fcs = FCS if cell.crc == "rxfcs" else 0
+    return sum(1 for n in lengths if n + fcs < cb)
+
+
 def missing_seqs(rx, repeat, dropped, marked=0):
     """Sequence numbers of a TXL run of rx x repeat that never reach the
     socket: the first marked ones (the family's dropped frames) and every

@@ -98,12 +98,19 @@ def plan_frames(cell, layout, seed, marked=0, delivered=False):
     count = len(rx) * REPEAT
     lost = 0 if not marked or delivered else marked
     missing = length_sweep.missing_seqs(rx, REPEAT, sw["dropped"], lost)
+    gone = set(missing)
     sw.update(repeat=REPEAT, marked_lost=lost, missing=missing,
+              # Frames the device delivers and the driver drops itself.
+              driver_drops=sum(1 for k in missing if k >= lost),
+              # Frames a one-buffer driver copies (execute.SMALL_FRAMES).
+              small_frames=length_sweep.below_copybreak(
+                  cell, [rx[k % len(rx)] for k in range(count)
+                         if k not in gone]),
               want={"good": count - len(missing), "bad": 0, "trunc": 0,
                     "corrupt": 0, "fcs_bad": 0, "missing": len(missing),
                     "dup": 0, "reorder": 0, "stale": 0,
                     "bytes": sum(rx[k % len(rx)] for k in range(count)
-                                 if k not in set(missing))})
+                                 if k not in gone)})
     return sw
 
 

@@ -117,6 +117,25 @@ def test_plan_frames_counts_the_frames_the_agent_must_see():
     assert plan["marked_lost"] == 0 and plan["repeat"] == 3
 
 
+def test_what_the_driver_copies_and_drops_for_the_other_counts():
+    # MTU 1500, copybreak 256: of 60, 255, 256, 257, 1513, 1514 the
+    # driver copies 60 and 255 (length < 256), 3 of each.
+    assert length_sweep.below_copybreak(
+        cell_model.Cell(1500), [60, 255, 256, 257, 1513, 1514]) == 2
+    # rx-fcs: 251 + 4 = 255 < 256, 252 + 4 is not.
+    assert length_sweep.below_copybreak(
+        cell_model.Cell(1500, "rxfcs"), [60, 251, 252, 253, 1514]) == 2
+    cell = cell_model.Cell(1500, copybreak=1024)
+    assert length_sweep.below_copybreak(cell, [1022, 1023, 1024]) == 2
+    plan = traffic_frames.plan_frames(cell_model.Cell(2027, "keep"),
+                                      lay(PS_KEEP), 1)
+    assert plan["driver_drops"] == 6
+    # The error family's 3 marked frames are the device's drops.
+    plan = traffic_frames.plan_frames(cell_model.Cell(2027, "keep"),
+                                      lay(PS_KEEP), 1, marked=3)
+    assert (plan["driver_drops"], plan["want"]["missing"]) == (6, 9)
+
+
 def test_stripped_fcs_classes_at_mtu_2027():
     # SECRC set: a frame of 128 fills buffer 0, 129 reaches buffer 1; no
     # FCS placement. Without the FCS in the buffers 4224 is the longest
