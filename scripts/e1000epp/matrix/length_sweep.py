@@ -98,7 +98,8 @@ def over_mtu(cell, layout):
     that the device takes (RCTL.LPE set): one byte over, the longest the
     driver takes and the shortest it drops (driver_limit), and the
     longest the device takes; none with LPE clear, where the device
-    drops every frame over 1518 bytes (1522 tagged) itself."""
+    drops every frame over 1518 bytes (1522 tagged) itself, and only
+    those that fit one buffer where every frame of the MTU does."""
     if not layout or not layout["lpe"]:
         return {}
     top = cell.mtu + 14
@@ -109,8 +110,15 @@ def over_mtu(cell, layout):
            limit: "the longest frame the driver takes",
            limit + 1: "the shortest frame the driver drops",
            device: "the longest frame the device takes (LPE)"}
-    return {n: (w, n > limit) for n, w in sorted(why.items())
-            if top < n <= device}
+    out = {n: (w, n > limit) for n, w in sorted(why.items())
+           if top < n <= device}
+    if layout["format"] != "packet-split" and \
+            layout["first"][0] >= top + fcs:
+        # Every frame of the MTU in one buffer: the cell counts buffers
+        # as frames (execute.check_copybreak, rx-buf-new + rx-buf-reposted
+        # = rx-delivered), so no over-long frame may take two.
+        out = {n: v for n, v in out.items() if n + fcs <= layout["first"][0]}
+    return out
 
 
 def _add(why, n, text):

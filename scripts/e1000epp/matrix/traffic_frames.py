@@ -8,6 +8,7 @@ capture by VLAN tag (wire_tags, tcp_tags).
 
 import os
 import struct
+import time
 from collections import Counter
 
 from e1000epp.matrix import buffer_layout, cell_model, length_sweep, report
@@ -15,7 +16,15 @@ from e1000epp.matrix.guest_io import qom_get, qom_set, situations_now
 from e1000epp.matrix.traffic_context import agent_rx_wait
 from e1000epp.vm import harness
 
-REPEAT = 3
+# Peer -> guest the sweep goes in rounds, each length once a round, each
+# round a pattern run of its own (these offsets of the cell's run base;
+# 2-5 are the other steps', traffic_power.HANG_RUN 9): the page-pool
+# design takes up to 5 of its 2 KB buffers a frame, so the whole sweep
+# at once (up to 139 buffers a round at MTU 9000) would overrun the
+# 256-descriptor ring and the packet buffer faster than the guest
+# cleans under TCG (MPC), which only the burst cells exist to do.
+ROUND_RUNS = (1, 6, 7)
+REPEAT = len(ROUND_RUNS)
 # Missing sequence numbers the agent names (PP_FAIL_KEEP,
 # tools/wire/rxsession.h).
 LOST_LISTED = 8
@@ -89,28 +98,31 @@ def _lost(fails):
 
 def plan_frames(cell, layout, seed, marked=0, delivered=False):
     """What the frames step sends and expects peer -> guest: the sweep
-    (length_sweep.sweep) with, sent in order (seq k is rx[k % n] long),
-    the frames that never reach the socket (the first marked ones, lost
-    unless the family delivers them, and those of a length the driver
-    drops) and the agent's counters to expect."""
+    (length_sweep.sweep) and, per round (seq k of a round is rx[k]
+    long), the frames that never reach the socket (in the first round
+    the first marked ones, lost unless the family delivers them; in
+    every round those of a length the driver drops) and the agent's
+    counters to expect; want: their sum."""
     sw = length_sweep.sweep(cell, layout, seed)
     rx = sw["rx"]
-    count = len(rx) * REPEAT
     lost = 0 if not marked or delivered else marked
-    missing = length_sweep.missing_seqs(rx, REPEAT, sw["dropped"], lost)
-    gone = set(missing)
-    sw.update(repeat=REPEAT, marked_lost=lost, missing=missing,
+    rounds, got = [], []
+    for r in range(REPEAT):
+        missing = length_sweep.missing_seqs(rx, 1, sw["dropped"],
+                                            lost if r == 0 else 0)
+        arrive = [n for k, n in enumerate(rx) if k not in set(missing)]
+        got += arrive
+        rounds.append({"missing": missing, "want": {
+            "good": len(arrive), "bad": 0, "trunc": 0, "corrupt": 0,
+            "fcs_bad": 0, "missing": len(missing), "dup": 0, "reorder": 0,
+            "stale": 0, "bytes": sum(arrive)}})
+    sw.update(repeat=REPEAT, marked_lost=lost, rounds=rounds,
               # Frames the device delivers and the driver drops itself.
-              driver_drops=sum(1 for k in missing if k >= lost),
+              driver_drops=len(rx) * REPEAT - len(got) - lost,
               # Frames a one-buffer driver copies (execute.SMALL_FRAMES).
-              small_frames=length_sweep.below_copybreak(
-                  cell, [rx[k % len(rx)] for k in range(count)
-                         if k not in gone]),
-              want={"good": count - len(missing), "bad": 0, "trunc": 0,
-                    "corrupt": 0, "fcs_bad": 0, "missing": len(missing),
-                    "dup": 0, "reorder": 0, "stale": 0,
-                    "bytes": sum(rx[k % len(rx)] for k in range(count)
-                                 if k not in gone)})
+              small_frames=length_sweep.below_copybreak(cell, got),
+              want={k: sum(r["want"][k] for r in rounds)
+                    for k in rounds[0]["want"]})
     return sw
 
 
@@ -127,8 +139,7 @@ def traffic_frames(ctx):
     report.write_json(os.path.join(cell_dir, "sweep.json"), dict(
         sw, rerun=f"{length_sweep.SEED_ENV}={seed} ./e1000e-pp run "
         f"--only '{cell.name}$'"))
-    lens, lost, missing, want = (sw["rx"], sw["marked_lost"], sw["missing"],
-                                 sw["want"])
+    lens, lost, want = sw["rx"], sw["marked_lost"], sw["want"]
     count = len(lens) * REPEAT
     lens_csv = ",".join(map(str, lens))
     tlog(f"length sweep: run seed {seed}, cell seed {sw['cell_seed']} "
@@ -137,49 +148,59 @@ def traffic_frames(ctx):
          (f"; the driver drops {sw['dropped']}" if sw["dropped"] else ""))
     dma_fault = bool(fam and fam.knob == "dma-fault-writes")
 
-    # Peer -> guest.
-    run = run_base + 1
+    # Peer -> guest, round by round; the rounds share one wait bound.
     fcs = " fcs" if cell.crc == "rxfcs" else ""
-    vm.agent.kv(f"RXSTART {ifname} {run} {count} {harness.PEER_MAC}{fcs}")
     vid = f" {cell_model.VLAN_ID}" if cell.vlan else ""
     sit0 = situations_now(vm)
     if marked:
         knob = cell_model.KNOBS[fam.knob]
         qom_set(vm, knob, marked)
         tlog(f"qom-set {knob} {marked}")
-    vm.peer.command(f"TXL {harness.GUEST_MAC} {run} {lens_csv} {REPEAT}"
-                    f"{vid}")
-    if missing:
-        # The frames lost or dropped never come: wait for the others.
-        harness.poll_value(lambda: vm.agent.kv("RXSTAT"),
-                           lambda st: st.get("good", 0) >= want["good"],
-                           bound, interval=0.2)
-    else:
-        agent_rx_wait(vm, bound)
-    got = vm.agent.kv("RXSTOP")
+    deadline = time.monotonic() + bound
+    counted = dict.fromkeys(want, 0)
+    fails, lost_got = [], []
+    for r, rnd in enumerate(sw["rounds"]):
+        run = run_base + ROUND_RUNS[r]
+        vm.agent.kv(f"RXSTART {ifname} {run} {len(lens)} "
+                    f"{harness.PEER_MAC}{fcs}")
+        vm.peer.command(f"TXL {harness.GUEST_MAC} {run} {lens_csv} 1{vid}")
+        left = max(1, int(deadline - time.monotonic()))
+        if rnd["missing"]:
+            # The frames lost or dropped never come: wait for the others.
+            harness.poll_value(lambda: vm.agent.kv("RXSTAT"),
+                               lambda st: st.get("good", 0) >=
+                               rnd["want"]["good"], left, interval=0.2)
+        else:
+            agent_rx_wait(vm, left)
+        got = vm.agent.kv("RXSTOP")
+        tlog(f"peer->guest round {r + 1} agent: {got}")
+        for k, v in _kv_counters(got).items():
+            counted[k] += v if isinstance(v, int) else 0
+        words = got.get("fails", "-").split(";")
+        lost_got.append(_lost(got.get("fails")))
+        fails += [f"round {r + 1} {w}" for w in words
+                  if w != "-" and not (rnd["missing"] and
+                                       w.startswith("lost:"))]
     sit1 = situations_now(vm)
-    tlog(f"peer->guest agent: {got}")
-    checks.frames_ok = got.get("good", 0) > 0
-    counted = _kv_counters(got)
+    checks.frames_ok = counted["good"] > 0
     if dma_fault:
         # The rejected frame's buffer kept its old bytes: a frame of an
         # earlier run when it held one, else nothing for this socket.
+        stale = counted.pop("stale")
         checks.true("peer->guest: at most the rejected frame seen as "
-                    "another run's", counted.pop("stale", 0) <= marked,
-                    f"stale {got.get('stale')}")
+                    "another run's", stale <= marked, f"stale {stale}")
         want = {k: v for k, v in want.items() if k != "stale"}
     checks.eq("frames peer->guest (agent)", counted, want)
-    fails = got.get("fails", "-")
-    if missing:
-        # The agent names the first LOST_LISTED missing sequence numbers.
+    if sw["marked_lost"] or sw["dropped"]:
+        # The agent names the first LOST_LISTED missing sequence numbers
+        # of each round.
         checks.eq("peer->guest: the frames missing are the marked ones "
-                  "and those the driver drops (first sequence numbers)",
-                  _lost(fails), missing[:LOST_LISTED])
-        fails = ";".join(w for w in fails.split(";")
-                         if not w.startswith("lost:")) or "-"
+                  "and those the driver drops (first sequence numbers of "
+                  "each round)", lost_got,
+                  [rnd["missing"][:LOST_LISTED] for rnd in sw["rounds"]])
     checks.lost_seqs = list(range(lost))
-    if fails != "-":
-        checks.true("peer->guest first failures", False, fails)
+    if fails:
+        checks.true("peer->guest first failures", False, ";".join(fails))
     if marked:
         checks.eq(f"{knob} marks left after the stream",
                   qom_get(vm, knob), 0)

@@ -136,6 +136,33 @@ def test_what_the_driver_copies_and_drops_for_the_other_counts():
     assert (plan["driver_drops"], plan["want"]["missing"]) == (6, 9)
 
 
+def test_each_round_misses_the_same_frames():
+    # Peer -> guest in 3 rounds of the sweep's lengths: every round
+    # misses its 4221 and 9230 frames (the driver drops them); the error
+    # family's 3 marked frames are the first round's first three.
+    plan = traffic_frames.plan_frames(cell_model.Cell(2027, "keep"),
+                                      lay(PS_KEEP), 1, marked=3)
+    rx, rounds = plan["rx"], plan["rounds"]
+    assert len(rounds) == 3
+    assert rounds[0]["missing"][:3] == [0, 1, 2]
+    assert [[rx[k] for k in r["missing"] if k > 2] for r in rounds] == \
+        [[4221, 9230]] * 3
+    n = len(rx)
+    assert [r["want"]["good"] for r in rounds] == [n - 5, n - 2, n - 2]
+    assert plan["want"]["missing"] == 9 and plan["driver_drops"] == 6
+
+
+def test_series_below_2k_sends_no_over_long_frame_of_two_buffers():
+    # The page-pool series at MTU 2027, FCS kept: 2048-byte buffers hold
+    # every frame of the MTU (2041 + 4); 2042 + 4 = 2046 still fits one,
+    # 2045 + 4 = 2049 (max_frame_size) would take two, which the cell's
+    # buffers = frames count rules out.
+    regs = dict(SERIES_KEEP)
+    sw = fixed(cell_model.Cell(2027, "keep"), regs)
+    assert sorted(set(sw["rx"]) - set(sw["tx"])) == [2042]
+    assert sw["dropped"] == []
+
+
 def test_stripped_fcs_classes_at_mtu_2027():
     # SECRC set: a frame of 128 fills buffer 0, 129 reaches buffer 1; no
     # FCS placement. Without the FCS in the buffers 4224 is the longest
