@@ -146,6 +146,11 @@ def traffic_frames(ctx):
          f"(sweep.json)")
     tlog(f"frame lengths {lens_csv} x{REPEAT} on {ifname}" +
          (f"; the driver drops {sw['dropped']}" if sw["dropped"] else ""))
+    if sw["driver_drops"]:
+        # The device delivers them; the driver drops them whole
+        # (frame_count balances its boundary with them).
+        checks.expect_driver_drops("the sweep's frames longer than the "
+                                   "driver takes", sw["driver_drops"])
     dma_fault = bool(fam and fam.knob == "dma-fault-writes")
 
     # Peer -> guest, round by round; the rounds share one wait bound.
