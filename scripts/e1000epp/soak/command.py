@@ -43,6 +43,7 @@ from collections import Counter
 
 from e1000epp.common import argtypes, paths
 from e1000epp.matrix import report as matrix_report
+from e1000epp.matrix import page_pools
 from e1000epp.soak import events as soak_events
 from e1000epp.soak import guest as soak_guest
 from e1000epp.soak import report as soak_report
@@ -78,6 +79,19 @@ def add_arguments(p):
                    type=argtypes.int_range(5, 600), default=60,
                    help="how often memory and the device's counters are "
                    "sampled and progress printed (default 60)")
+    # The guest's kernel and driver, as `run` takes them (--driver
+    # pagepool soaks the page-pool series).
+    from e1000epp.image import user_kernel
+    user_kernel.add_arguments(p)
+    p.set_defaults(before_setup=before_setup)
+
+
+def before_setup(args):
+    """Bad kernel or driver options fail before the setup."""
+    from e1000epp.image import user_kernel
+    if user_kernel.wanted(args):
+        user_kernel.validate(args)
+    return True
 
 
 class Soak:
@@ -105,6 +119,9 @@ class Soak:
         # pm-violations at the first reading, and at the last judged.
         self.pm0 = self.pm_seen = None
         self.kept_failures = 0
+        self.guest_dir = self.guest = None
+        # Page pools seen detached with pages out: {pool id: first t_min}.
+        self.detached = {}
         self.start_stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ",
                                          time.gmtime())
 
@@ -137,10 +154,32 @@ class Soak:
                           "holds)")
             for text in self.judge_counters(c):
                 self.fail(text)
+        self.judge_pools(s)
         if final:
             s["final"] = True
         self.samples.append(s)
         return s
+
+    def judge_pools(self, s):
+        """The page pools (matrix/page_pools.py): a pool detached with
+        pages out at two samples in a row (the kernel takes them back
+        within a second of their return) is a leak, failed once."""
+        try:
+            pools = page_pools.read(self.svm.vm)
+        except harness.HarnessError as e:
+            self.fail(f"page pools unreadable: {str(e).splitlines()[0]}")
+            return
+        s["page_pools"] = pools
+        now = {p["id"]: p for p in page_pools.detached(pools)}
+        for pid, p in now.items():
+            first = self.detached.get(pid)
+            if first is None:
+                self.detached[pid] = s["t_min"]
+            elif first is not True:
+                self.fail(f"page pool {pid} detached with {p['inflight']} "
+                          f"pages ({p['inflight_mem']} bytes) out since "
+                          f"{first} min: a leak")
+                self.detached[pid] = True
 
     def judge_counters(self, c):
         """What a counter reading fails: any DMA error since the boot;
@@ -217,7 +256,7 @@ class Soak:
         a = self.args
         self.svm = svm = soak_guest.SoakVm(a.device,
                                            os.path.join(self.report, "vm"),
-                                           peer_bin)
+                                           peer_bin, self.guest_dir)
         try:
             svm.start()
         except harness.HarnessError as e:
@@ -426,7 +465,7 @@ class Soak:
                       soak_guest.NEIGH_RESOLVED)
         return {
             "meta": {"seed": self.seed, "device": a.device,
-                     "minutes": a.minutes,
+                     "guest": self.guest, "minutes": a.minutes,
                      "minutes_run": round(self.minutes(), 2),
                      "interval": a.interval,
                      "sample_seconds": a.sample_seconds,
@@ -467,7 +506,12 @@ class Soak:
 
 
 def run(args):
-    peer_bin = preflight.vm_preflight(paths.GUEST_DIR)
+    from e1000epp.image import user_kernel
+    guest_dir, desc = None, "Debian's kernel and e1000e"
+    if user_kernel.wanted(args):
+        guest_dir, desc = user_kernel.prepare(
+            args, log=lambda line: print(f"[guest] {line}", flush=True))
+    peer_bin = preflight.vm_preflight(guest_dir or paths.GUEST_DIR)
     seed = args.seed if args.seed is not None else \
         int.from_bytes(os.urandom(4), "little")
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
@@ -475,6 +519,7 @@ def run(args):
         paths.REPORTS_DIR, f"soak-{stamp}"))
     os.makedirs(report, exist_ok=True)
     soak = Soak(args, report, seed)
+    soak.guest_dir, soak.guest = guest_dir, desc
     print(f"[soak] {args.minutes} min on {args.device}, seed {seed} "
           f"(again: --seed {seed}); events {', '.join(soak.kinds)}; report "
           f"{report}", flush=True)

@@ -105,9 +105,9 @@ class SoakVm:
     tcp-rx), a peer lock (the peer answers one command at a time; the
     TCP threads share it)."""
 
-    def __init__(self, device, report_dir, peer_bin):
+    def __init__(self, device, report_dir, peer_bin, guest_dir=None):
         self.device = device
-        self.vm = harness.Vm(device, report_dir)
+        self.vm = harness.Vm(device, report_dir, guest_dir=guest_dir)
         extra = ["-mem-prealloc"]
         for cid, index, irq, _ in EXTRA_PORTS:
             extra += ["-chardev", f"socket,id={cid},path="

@@ -17,8 +17,16 @@ class FakeSvm:
 
     migrations = 0
 
-    def __init__(self, readings):
+    def __init__(self, readings, pools=None):
         self.readings = list(readings)
+        # The agent's POOLS answers, one per sample (none listed).
+        self.pools = list(pools or [])
+        self.vm = self
+        self.agent = self
+
+    def request(self, line, timeout=60):
+        assert line == "POOLS"
+        return (self.pools.pop(0) if self.pools else []), "pools=0"
 
     def qemu_rss_kib(self):
         return {"VmRSS": 700 * 1024, "RssAnon": 100 * 1024}
@@ -39,11 +47,11 @@ def reading(pm, dma=0, **kw):
     return c
 
 
-def soak_over(readings):
+def soak_over(readings, pools=None):
     args = argparse.Namespace(device="e1000e-pp", migrate=False,
                               minutes=1)
     s = soak_command.Soak(args, "/nonexistent", 1)
-    s.svm = FakeSvm(readings)
+    s.svm = FakeSvm(readings, pools)
     for n in range(len(readings)):
         s.sample(final=n == len(readings) - 1)
     return s
@@ -83,3 +91,19 @@ def test_an_unreadable_counter_fails_the_soak():
     assert any("pm-violations could not be read" in f for f in s.failures)
     s = soak_over([reading(0, dma=None)])
     assert any("dma-errors could not be read" in f for f in s.failures)
+
+
+LEFT = "pool id=4 ifindex=- napi=- inflight=2 inflight_mem=8192 " \
+    "detached=1765000000"
+
+
+def test_a_pool_detached_with_pages_out_at_two_samples_fails_once():
+    s = soak_over([reading(0)] * 4, pools=[[LEFT], [LEFT], [LEFT], []])
+    assert s.failures == [
+        "[0.0 min] page pool 4 detached with 2 pages (8192 bytes) out "
+        "since 0.0 min: a leak"]
+
+
+def test_a_pool_the_kernel_frees_by_the_next_sample_passes():
+    s = soak_over([reading(0)] * 3, pools=[[LEFT], [], []])
+    assert s.failures == []
