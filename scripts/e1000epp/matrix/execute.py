@@ -362,7 +362,7 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
             retrans1 is None else retrans1 - retrans0, tlog)
         if frames is not None:
             report.write_json(os.path.join(cell_dir, "frames.json"), frames)
-        vectors.judge(checks, cell, vectors0, vectors.read(vm), tlog)
+        vectors.judge(vm, checks, cell, vectors0, tlog)
         pools = page_pools.judge(vm, checks, pools0, tlog)
         sanitizers.judge(vm, g, checks, cell_dir)
         if pools is not None:
