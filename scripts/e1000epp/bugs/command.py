@@ -101,6 +101,10 @@ def add_arguments(p):
                    "build/reports/bugs-<time>)")
     p.add_argument("--traffic-timeout", metavar="SECONDS", default="20",
                    help="passed to each run (default 20)")
+    p.add_argument("--debug-kernel", action="store_true",
+                   help="every run on the sanitizing kernel (setup "
+                   "--debug-kernel): KASAN, kmemleak, lockdep, DEBUG_NET "
+                   "reports fail the cells")
 
 
 def selected(args):
@@ -217,13 +221,17 @@ def _memo_run(memo, kind, report, cells, driver_args, timeout_s, log):
     return memo[key]
 
 
-def check(bug, report, stock, timeout_s, log, memo):
+def check(bug, report, stock, timeout_s, log, memo, kernel_args=()):
+    """A fixture, the series and (with stock) Debian's driver on the
+    fixture's cells; kernel_args: ["--debug-kernel"] for the sanitizing
+    kernel (its own e1000e stands for stock)."""
     cells, pattern, what = TARGETS[bug]
+    kernel_args = list(kernel_args)
     log(f"{bug}: {what}")
     out = {"bug": bug, "cells": cells.split(","), "expect": pattern}
     res, secs = _run(os.path.join(report, bug), cells,
-                     ["--driver", f"{pagepool_series.WORD}+{bug}"],
-                     timeout_s, log)
+                     ["--driver", f"{pagepool_series.WORD}+{bug}"] +
+                     kernel_args, timeout_s, log)
     hit, why = judge(res, pattern)
     out["fixture"] = {"seconds": secs, "cells": [
         {k: r[k] for k in ("cell", "status", "reason")} for r in res],
@@ -233,7 +241,8 @@ def check(bug, report, stock, timeout_s, log, memo):
                          f"{failed_checks(hit)[:160]}" if hit else
                          why[:1].upper() + why[1:]))
     res, secs = _memo_run(memo, "series", report, cells,
-                          ["--driver", pagepool_series.WORD], timeout_s, log)
+                          ["--driver", pagepool_series.WORD] + kernel_args,
+                          timeout_s, log)
     out["series"] = {"seconds": secs, "cells": [
         {k: r[k] for k in ("cell", "status", "reason")} for r in res]}
     out["series_passes"] = all(r["status"] == "pass" for r in res)
@@ -242,7 +251,8 @@ def check(bug, report, stock, timeout_s, log, memo):
                                   for r in res if r["status"] != "pass")))
     if stock:
         res, secs = _memo_run(memo, "stock", report, cells,
-                              ["--debian-kernel", "6.12"], timeout_s, log)
+                              kernel_args or ["--debian-kernel", "6.12"],
+                              timeout_s, log)
         out["stock"] = {"seconds": secs, "cells": [
             {k: r[k] for k in ("cell", "status", "reason")} for r in res]}
         log("  stock 6.12: " + ", ".join(f"{r['cell']} {r['status']}"
@@ -265,7 +275,8 @@ def run(args):
     for n, bug in enumerate(names, 1):
         log(f"[{n}/{len(names)}] {bug}")
         rows.append(check(bug, report, not args.no_stock,
-                          args.traffic_timeout, log, memo))
+                          args.traffic_timeout, log, memo,
+                          ["--debug-kernel"] if args.debug_kernel else []))
     with open(os.path.join(report, "bugs.json"), "w") as f:
         json.dump(rows, f, indent=1)
     bad = [r["bug"] for r in rows if not r["caught"] or

@@ -169,3 +169,24 @@ def test_a_fixtures_cells_are_run_exactly_not_as_patterns():
                                         "mtu1500-strip-msix-noiommu"] or \
         sorted(c.name for c in picked) == ["mtu1500-strip-msix-noiommu",
                                            "mtu9000-strip-msi-noiommu"]
+
+
+def test_debug_kernel_reaches_every_run(tmp_path, monkeypatch):
+    seen = []
+
+    def run(argv, **kw):
+        seen.append(argv)
+        report = argv[argv.index("--report") + 1]
+        os.makedirs(report, exist_ok=True)
+        with open(os.path.join(report, "results.json"), "w") as f:
+            json.dump({"cells": []}, f)
+        return subprocess.CompletedProcess(argv, 0, "ran\n")
+    monkeypatch.setattr(bugs_command.subprocess, "run", run)
+    bugs_command.check("early-recycle", str(tmp_path), True, "20",
+                       lambda line: None, {}, ["--debug-kernel"])
+    assert len(seen) == 3
+    for argv in seen:
+        assert "--debug-kernel" in argv and "--debian-kernel" not in argv
+    assert [a[a.index("--driver") + 1] for a in seen[:2]] == [
+        "pagepool+early-recycle", "pagepool"]
+    assert "--driver" not in seen[2]
