@@ -11,6 +11,7 @@ elfnote.h), the note Linux's CONFIG_PVH adds.
 """
 
 import gzip
+import os
 import lzma
 import struct
 
@@ -105,3 +106,24 @@ def test_builder_writes_vmlinux_only_for_a_pvh_kernel(tmp_path):
     assert not (tmp_path / "vmlinux").exists()
     assert lines == ["guest: the kernel has no PVH entry point: it boots "
                      "as a bzImage"]
+
+
+def test_the_same_driver_is_built_once_per_image(tmp_path, monkeypatch):
+    from e1000epp.image import user_kernel
+    built = []
+
+    def build(src, headers, out, log):
+        built.append(headers)
+        ko = tmp_path / f"e1000e-{len(built)}.ko"
+        ko.write_bytes(b"\x7fELF")
+        return str(ko)
+    monkeypatch.setattr(user_kernel, "build_driver", build)
+    out = str(tmp_path)
+    first = user_kernel._built_driver("src", "/h/6.12", out, print)
+    assert user_kernel._built_driver("src", "/h/6.12", out, print) == first
+    assert built == ["/h/6.12"]
+    # Other headers: built again; a module gone: built again.
+    user_kernel._built_driver("src", "/h/other", out, print)
+    os.unlink(tmp_path / "e1000e-2.ko")
+    user_kernel._built_driver("src", "/h/other", out, print)
+    assert built == ["/h/6.12", "/h/other", "/h/other"]
