@@ -38,8 +38,11 @@ import fnmatch
 import re
 from collections import OrderedDict
 
+from e1000epp.matrix import cell_settings, families
 from e1000epp.matrix.situations import SITUATIONS, UNREACHABLE
 MTUS = (1500, 1501, 2026, 2027, 4074, 4075, 4096, 4097, 8192, 9000, 9212)
+# Any MTU the driver accepts (cell_settings: 68 .. 9212 for the 82574).
+MTU_MIN, MTU_MAX = cell_settings.MTU_MIN, cell_settings.MTU_MAX
 CRCS = ("strip", "keep", "rxfcs")
 IRQS = ("msix", "msi", "intx")
 INT_MODE = {"intx": 0, "msi": 1, "msix": 2}
@@ -56,78 +59,26 @@ VLAN_ID = 100
 TRAFFIC_TIMEOUT = 120
 
 
-# Device knobs the cells turn, by what they do: the e1000e-pp QOM
-# property names (docs/usage/qemu.md), in this one place.
-KNOBS = {
-    "error-crc": "x-rx-error-crc",
-    "error-symbol": "x-rx-error-symbol",
-    "error-data": "x-rx-error-data",
-    "error-oversize": "x-rx-error-oversize",
-    "link-drop": "x-link-drop-ms",
-    "fetch-limit": "x-rx-fetch-limit",
-    "dma-fault-writes": "x-dma-fault-writes",
-    "tx-hold": "x-tx-hold",
-    "reset-delay": "x-reset-delay-ns",
-}
-# Frames marked with an injected error in an error cell's stream.
-ERR_FRAMES = 3
-# A load cell's burst: frames the peer queues at once, peer -> guest
-# (the ring holds 256 descriptors, the packet buffer a few frames).
-BURST_FRAMES = 768
-# The multi-descriptor burst: at MTU 2027 Linux programs packet split
-# with a 128-byte buffer 0 and one 4 KB page (PSRCTL), so a 9000-byte
-# frame (within RCTL.LPE's limit) takes 3 descriptors, and the device
-# fetches at most FETCH_LIMIT descriptors per tail write
-# (x-rx-fetch-limit): Linux writes RDT every 16 buffers
-# (E1000_RX_BUFFER_WRITE), so each fetch ends one descriptor into a
-# frame (16 = 3 x 5 + 1) while the next frames wait in the packet
-# buffer. (Not at MTU 1500 with rx-all: the driver posts 1522-byte
-# buffers there with BSIZE 2048, and a long frame stored under
-# RCTL.SBP overruns them.)
-LONG_FRAME = 9000
-LONG_FRAMES = 24
-FETCH_LIMIT = 16
-# How long the link-drop cell's cable is out (virtual ms).
-LINK_DROP_MS = 300
+# The families and their knobs (matrix/families.py), under the names
+# the rest of the harness has always used.
+KNOBS = families.KNOBS
+ERR_FRAMES = families.ERR_FRAMES
+BURST_FRAMES = families.BURST_FRAMES
+LONG_FRAME = families.LONG_FRAME
+LONG_FRAMES = families.LONG_FRAMES
+FETCH_LIMIT = families.FETCH_LIMIT
+LINK_DROP_MS = families.LINK_DROP_MS
+HANG_REPORT = families.HANG_REPORT
+WATCHDOG_LINE = families.WATCHDOG_LINE
+HANG_LOG = families.HANG_LOG
+HANG_REPORTS_NO_RESET = families.HANG_REPORTS_NO_RESET
+RESET_LINE = families.RESET_LINE
+RACE_RESET_NS = families.RACE_RESET_NS
+RACE_LINK_DROP_MS = families.RACE_LINK_DROP_MS
+BOOT_EXTRAS = families.BOOT_EXTRAS
+Family = families.Family
+FAMILIES = families.FAMILIES
 
-# What Linux logs for a Tx hang that e1000e's reset task recovers
-# (dev_watchdog's timeout, e1000_reset_task; e1000_print_hw_hang when the
-# driver's own check sees it first): the txhang cell's event, nothing
-# else (Debian 6.1 and 6.12 log the first two, as netdev_crit/e_err).
-HANG_REPORT = r"Detected Hardware Unit Hang"
-WATCHDOG_LINE = r"NETDEV WATCHDOG: .*transmit queue 0 timed out"
-HANG_LOG = (HANG_REPORT, WATCHDOG_LINE, r"Reset adapter unexpectedly")
-# e1000_print_hw_hang stops the queue at every report, and
-# netif_tx_stop_queue stamps the queue's trans_start, so reports 4 s
-# apart (every other 2 s watchdog tick) keep dev_watchdog's 5 s
-# timeout from ever expiring: once this many came with no timeout, the
-# driver will not reset by itself (docs/usage/cells.md, "Tx hang").
-HANG_REPORTS_NO_RESET = 3
-RESET_LINE = "Reset adapter unexpectedly"
-
-# The reset task against runtime suspend (the resetpm cells). With the
-# link gone and transmits stuck in the ring, e1000e's watchdog task
-# schedules a runtime suspend LINK_TIMEOUT (100 ms) away and its reset
-# task at once (FLAG_RESTART_NOW); e1000e_pm_runtime_suspend waits for
-# __E1000_RESETTING at most E1000_CHECK_RESET_COUNT x 10 ms (250 ms),
-# then downs the adapter and the PCI core puts it in D3hot. The CTRL.RST
-# window widened to 600 ms holds the reset task in init_hw's NVM read
-# (EERD waits for the auto-load, docs/fidelity.md) for longer than
-# those 350 ms: a reset task without a runtime-PM reference is still
-# reprogramming the MAC when the function goes to D3hot. The cable
-# stays out long enough (9 s) for a correct driver's own suspend, 5 s
-# after its reset (e1000e_pm_runtime_idle), and the PME wake.
-RACE_RESET_NS = 600 * 1000 * 1000
-RACE_LINK_DROP_MS = 9000
-# Kernel command-line additions a family's boot needs. The reset task
-# waits for the NVM read busily (udelay), and both it and the runtime
-# suspend run from per-CPU workqueues of the CPU that scheduled them: a
-# kernel without full preemption runs the suspend only once the reset
-# task is done, so nothing races (seen on Debian 6.1: the suspend came
-# 0.9 s after the link, the reset over). Debian builds PREEMPT_DYNAMIC;
-# preempt=full lets the scheduler run the suspend beside the reset, as
-# a preemptible kernel or a second CPU does.
-BOOT_EXTRAS = {"preempt": "preempt=full"}
 
 # The page-pool series' payload-density table (cover letter): the
 # truesize of a frame by the 2 KB chunks it fills. One chunk is charged
@@ -155,114 +106,25 @@ ERROR_STATS = ("rx_crc_errors", "rx_errors", "rx_length_errors",
                "rx_long_length_errors")
 
 
-class Family:
-    """What a cell does beyond its configuration: the knob it turns, the
-    guest settings it needs, the traffic it adds and the situations it
-    declares."""
-
-    def __init__(self, name, situations, what, knob=None, rx_all=False,
-                 flow_control=True, burst=None, stats=None,
-                 delivered=False, suspend=False, expect_log=(),
-                 boot=None):
-        self.name, self.situations, self.what = name, tuple(situations), what
-        self.knob, self.rx_all, self.flow_control = knob, rx_all, flow_control
-        self.burst = burst              # None, "mtu" or "long"
-        self.stats = dict(stats or {})  # ethtool -S name: frames moved
-        self.delivered = delivered      # marked frames reach the socket
-        self.suspend = suspend          # runtime suspend between streams
-        # Kernel log lines that are the family's event itself, not a
-        # failure (the dmesg scan fails a cell on every other one).
-        self.expect_log = tuple(expect_log)
-        # A kernel command-line addition the family needs (BOOT_EXTRAS):
-        # its cells boot apart from the others.
-        self.boot = boot
-
-
-def _err(name, knob, situation, stats, rx_all=False):
-    what = (f"{ERR_FRAMES} frames marked by {KNOBS[knob]} in the pattern "
-            "stream" + (", delivered with rx-all on (RCTL.SBP)" if rx_all
-                        else ", none reaching the socket"))
-    return Family(name, [situation], what, knob=knob, rx_all=rx_all,
-                  stats=stats, delivered=rx_all)
-
-
-FAMILIES = {f.name: f for f in (
-    _err("errcrc", "error-crc", "err-crc",
-         {"rx_crc_errors": 1, "rx_errors": 1}),
-    _err("errcrc-rxall", "error-crc", "err-crc",
-         {"rx_crc_errors": 1, "rx_errors": 1}, rx_all=True),
-    _err("errsym", "error-symbol", "err-symbol", {}),
-    _err("errdata", "error-data", "err-data", {"rx_errors": 1}),
-    _err("errlong", "error-oversize", "err-oversize",
-         {"rx_errors": 1, "rx_length_errors": 1,
-          "rx_long_length_errors": 1}),
-    Family("burst", ["rnbc", "mpc"],
-           f"{BURST_FRAMES} frames of MTU + 14 bytes queued at once, flow "
-           "control off (ethtool -A)", flow_control=False, burst="mtu"),
-    Family("burstfc", ["rnbc", "xoff-sent"],
-           f"{BURST_FRAMES} frames of MTU + 14 bytes queued at once, flow "
-           "control on (ethtool -A)", burst="mtu"),
-    Family("longburst", ["ring-dry-midframe", "split-polls"],
-           f"{LONG_FRAMES} frames of {LONG_FRAME} bytes, each over 3 "
-           "packet-split descriptors (the driver discards every "
-           "multi-descriptor frame), the device fetching "
-           f"{FETCH_LIMIT} descriptors per tail write", knob="fetch-limit",
-           burst="long"),
-    Family("dmafault", ["dma-fault"],
-           "the first pattern frame's data write rejected by the device "
-           "(x-dma-fault-writes) under the emulated IOMMU: the fault "
-           "names the frame the agent lost, told as one sentence",
-           knob="dma-fault-writes"),
-    Family("rpm", ["link-change-traffic"],
-           "between the two TCP streams, the link taken away (QMP "
-           "set_link) with runtime PM allowed: the driver suspends the "
-           "function (D3hot), the link's return wakes it through PME, "
-           "the driver resumes it and the second stream runs",
-           suspend=True),
-    Family("linkdrop", ["link-change-traffic"],
-           f"the link dropped for {LINK_DROP_MS} ms (x-link-drop-ms) during "
-           "the TCP stream peer -> guest", knob="link-drop"),
-    Family("txhang", [],
-           "the Tx engine held (x-tx-hold) with the guest's pings in the "
-           "ring until the stack's queue stops, the netdev watchdog times "
-           "it out and the driver's reset task resets the MAC (CTRL.RST); "
-           "released, the traffic steps then check that the driver "
-           "recovered by itself",
-           knob="tx-hold", expect_log=HANG_LOG),
-    Family("rxcsumoff", ["rx-csum-err"],
-           "the checksum step with the driver's Rx checksum offload off "
-           "(ethtool -K eth0 rx off: RXCSUM.TUOFL cleared): only the bad "
-           "IPv4 headers are found wrong by the device, none counted by "
-           "the driver, every bad frame verified and dropped by the stack "
-           "(matrix/traffic_checksum.py)"),
-    Family("resetpm", [],
-           "runtime PM allowed, the Tx engine held (x-tx-hold) with the "
-           "guest's frames in the ring and the CTRL.RST window widened "
-           f"({RACE_RESET_NS // 1000000} ms, x-reset-delay-ns); then the "
-           f"cable out for {RACE_LINK_DROP_MS // 1000} s: the driver's "
-           "reset task and its runtime suspend start 100 ms apart, the "
-           "function must not be touched in D3hot (pm-violations), the "
-           "driver must suspend, wake through PME and pass the traffic "
-           "steps (kernel booted with preempt=full)", knob="reset-delay",
-           boot="preempt"),
-)}
-
-
 class MatrixError(Exception):
     """A user error in a matrix option (bad --only, --shard, report dir)."""
 
 
 class Cell:
     __slots__ = ("mtu", "crc", "irq", "iommu", "vlan", "copybreak",
-                 "family")
+                 "family", "settings")
 
     def __init__(self, mtu, crc="strip", irq="msix", iommu="noiommu",
-                 vlan=False, copybreak=None, family=None):
-        assert mtu in MTUS and crc in CRCS and irq in IRQS and \
-            iommu in DMA_PATHS and (family is None or family in FAMILIES)
+                 vlan=False, copybreak=None, family=None, settings=None):
+        """settings: a cell_settings.Settings (module parameters,
+        ethtool, device knobs, extra lengths and situations), or None."""
+        assert MTU_MIN <= mtu <= MTU_MAX and crc in CRCS and \
+            irq in IRQS and iommu in DMA_PATHS and \
+            (family is None or family in FAMILIES)
         self.mtu, self.crc, self.irq, self.iommu = mtu, crc, irq, iommu
         self.vlan, self.copybreak = vlan, copybreak
         self.family = FAMILIES[family] if family else None
+        self.settings = settings or cell_settings.Settings()
 
     @property
     def name(self):
@@ -270,6 +132,7 @@ class Cell:
                 ("-vlan" if self.vlan else "") +
                 (f"-cb{self.copybreak}" if self.copybreak is not None
                  else "") +
+                "".join(f"-{t}" for t in self.settings.tokens()) +
                 (f"-{self.family.name}" if self.family else ""))
 
     @property
@@ -311,7 +174,10 @@ class Cell:
           - the FCS kept above MTU 1500: pattern frames placing the FCS
             across two buffers and alone in the last one (lengths from
             the programmed layout, matrix/buffer_layout.py);
-          - the family's own (FAMILIES)."""
+          - the family's own (FAMILIES), and those the cell's settings
+            add (a cell file's `expect`);
+          less what its settings rule out (moderation or an offload
+          off: cell_settings.Settings.rules_out)."""
         out = ["rx-csum-ip", "rx-csum-tcp", "rx-csum-udp", "rx-csum-err",
                "tx-csum-ip", "tx-csum-l4", "tso"]
         if self.irq == "msix" and self.family is None:
@@ -322,8 +188,11 @@ class Cell:
             out.append("vlan-strip")
         if self.fcs_kept() and self.mtu > 1500:
             out += ["fcs-straddle", "fcs-alone"]
-        if self.family:
-            out += [s for s in self.family.situations if s not in out]
+        gone = self.settings.rules_out()
+        out = [s for s in out if s not in gone]
+        more = (self.family.situations if self.family else ()) + \
+            self.settings.expect
+        out += [s for s in more if s not in out]
         return tuple(out)
 
     def boot_key(self):
@@ -340,7 +209,13 @@ class Cell:
             params.append("CrcStripping=0")
         if self.copybreak is not None:
             params.append(f"copybreak={self.copybreak}")
-        return tuple(params)
+        return tuple(params) + self.settings.module_params()
+
+    def load_key(self):
+        """What a driver load sets until the next one: its parameters,
+        then the ring sizes and moderation set with ethtool (a cell that
+        differs from the loaded driver here reloads it)."""
+        return self.module_params() + self.settings.sticky()
 
     def frame_lengths(self, why=False):
         """The cell's own pattern frame lengths (Ethernet header +
@@ -421,6 +296,37 @@ def family_cells():
     return cells
 
 
+# The configurations users run, as the default matrix carries them: the
+# smallest ring the driver takes (ethtool -G, E1000_MIN_RXD/TXD), with
+# plain traffic and with a burst that runs it dry, at MTU 1500 and at a
+# jumbo MTU; moderation off (no ITR window, write-backs at once) and
+# high (ethtool -C rx-usecs 1000 under MSI-X, InterruptThrottleRate 100
+# under MSI: the driver's slowest rate, which must then hold interrupts
+# back, as only MSI-X cells declare by default); GRO, TSO and Tx checksumming
+# off (ethtool -K).
+SMALL_RING = cell_settings.RING_MIN
+MODERATION_OFF = {"InterruptThrottleRate": 0, "RxIntDelay": 0,
+                  "RxAbsIntDelay": 0}
+HIGH_USECS = 1000
+
+
+def settings_cells():
+    """The cells of the configurations above (cell_settings.Settings)."""
+    S = cell_settings.Settings
+    small = S(ring_rx=SMALL_RING, ring_tx=SMALL_RING)
+    return [Cell(1500, settings=small), Cell(9000, settings=small),
+            Cell(1500, family="burst", settings=small),
+            Cell(9000, family="burst", settings=small),
+            Cell(1500, settings=S(params=MODERATION_OFF)),
+            Cell(9000, settings=S(rx_usecs=HIGH_USECS)),
+            Cell(1500, irq="msi", settings=S(
+                params={"InterruptThrottleRate": cell_settings.ITR_MIN},
+                expect=["irq-throttled"])),
+            Cell(1500, settings=S(offloads={"gro": False})),
+            Cell(9000, settings=S(offloads={"tso": False})),
+            Cell(1500, settings=S(offloads={"tx": False}))]
+
+
 def default_matrix():
     """The default matrix: every breakpoint x CRC handling x interrupt
     mode x IOMMU; VLAN and copybreak at MTUs where they change the buffer
@@ -434,6 +340,7 @@ def default_matrix():
     cells += [Cell(1500, "strip", "msix", "bounce"),
               Cell(9212, "keep", "msix", "bounce")]
     cells += family_cells()
+    cells += settings_cells()
     return _unique(cells)
 
 
@@ -570,7 +477,7 @@ def plan(cells):
     groups = OrderedDict()
     for c in sorted(cells, key=lambda c: DMA_PATHS.index(c.iommu)):
         groups.setdefault(c.boot_key(), []).append(c)
-    return [(k, sorted(v, key=lambda c: (c.module_params(), c.mtu, c.vlan,
+    return [(k, sorted(v, key=lambda c: (c.load_key(), c.mtu, c.vlan,
                                          c.crc == "rxfcs")))
             for k, v in groups.items()]
 
