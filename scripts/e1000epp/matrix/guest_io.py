@@ -10,7 +10,7 @@ Each reader that cannot read fails a check instead of disappearing.
 import os
 import re
 
-from e1000epp.matrix import buffer_layout, cell_model, diagnosis
+from e1000epp.matrix import buffer_layout, cell_model, cell_settings, diagnosis
 from e1000epp.vm import harness
 
 LINK_TIMEOUT = 60
@@ -122,9 +122,12 @@ def carrier(vm, ifname="eth0"):
 
 
 def configure(vm, g, cell, log):
-    """Bring the guest to the cell's configuration."""
-    params = cell.module_params()
-    if g.params != params:
+    """Bring the guest to the cell's configuration, then read back every
+    setting of the cell's own (apply_settings, read_back): one that did
+    not take ends the cell with a HarnessError naming it."""
+    params, key = cell.module_params(), cell.load_key()
+    st = cell.settings
+    if g.params != key:
         if g.params is not None:
             sh(vm, "ip link del eth0.100 2>/dev/null; ip link set eth0 "
                "down; rmmod e1000e")
@@ -134,8 +137,14 @@ def configure(vm, g, cell, log):
             vm, "test -e /sys/class/net/eth0", check=False)[0] == 0, 30)
         sh(vm, "ip link set eth0 up && ip addr add "
            f"{harness.GUEST_IP}/24 dev eth0")
-        g.params = params
+        g.params = key
         log(f"loaded e1000e {' '.join(params)}")
+        if st.ring_rx is not None or st.ring_tx is not None:
+            ring = " ".join(f"{w} {n}" for w, n in (("rx", st.ring_rx),
+                                                    ("tx", st.ring_tx))
+                            if n is not None)
+            sh(vm, f"ethtool -G eth0 {ring}")
+            log(f"ethtool -G eth0 {ring}")
     sh(vm, "ip link del eth0.100 2>/dev/null; true")
     sh(vm, f"ip link set eth0 mtu {cell.mtu}")
     sh(vm, "ethtool -K eth0 rx-fcs " +
@@ -149,6 +158,7 @@ def configure(vm, g, cell, log):
                                      "autoneg off rx off tx off"))
         g.flow_control = fc
         log(f"flow control {'on' if fc else 'off'} (ethtool -A)")
+    apply_offloads_and_knobs(vm, g, cell, log)
     if cell.vlan:
         # IP on the VLAN too: the peer is a second host there.
         sh(vm, f"ip link add link eth0 name eth0.100 type vlan id "
@@ -165,6 +175,159 @@ def configure(vm, g, cell, log):
         harness.wait_until("carrier on eth0.100",
                            lambda: carrier(vm, "eth0.100"), LINK_TIMEOUT,
                            interval=0.2)
+    if st.rx_usecs is not None:
+        # Last: every reset before it (MTU, features) has the MSI-X
+        # setup write EITR from the value the driver had at open.
+        sh(vm, f"ethtool -C eth0 rx-usecs {st.rx_usecs}")
+        log(f"ethtool -C eth0 rx-usecs {st.rx_usecs}")
+    if st:
+        wrong = read_back(vm, cell, log)
+        if wrong:
+            raise harness.HarnessError(
+                "the cell's settings did not take: " + "; ".join(wrong))
+
+
+def apply_offloads_and_knobs(vm, g, cell, log):
+    """ethtool -K for GRO, TSO and the checksum offloads (every cell
+    sets all four: on unless its settings turn one off), and the
+    device's configuration knobs: the previous cell's back to off, this
+    cell's set (the Guest remembers them as `knobs_set`)."""
+    words = cell.settings.ethtool_k()
+    sh(vm, "ethtool -K eth0 " + " ".join(f"{w} {'on' if on else 'off'}"
+                                         for w, on in words))
+    off = [w for w, on in words if not on]
+    if off:
+        log(f"ethtool -K eth0 {' '.join(w + ' off' for w in off)}")
+    before = getattr(g, "knobs_set", {})
+    for name in before:
+        if name not in cell.settings.knobs:
+            qom_set(vm, name, 0)
+    for name, value in cell.settings.knobs.items():
+        qom_set(vm, name, value)
+        log(f"qom-set {name} {value}")
+    g.knobs_set = dict(cell.settings.knobs)
+
+
+# Registers that show a cell's settings (82574L datasheet, chapter 10):
+# descriptor ring lengths in bytes, the interrupt throttle (ITR; EITR
+# per MSI-X vector, vector 0 Rx), the Rx and Tx delay timers.
+SETTING_REGS = {"RDLEN": 0x2808, "TDLEN": 0x3808, "ITR": 0x00c4,
+                "EITR0": 0x00e8, "RDTR": 0x2820, "RADV": 0x282c,
+                "TIDV": 0x3820, "TADV": 0x382c}
+# Bytes of one Rx descriptor: 32 in packet split, else 16; Tx 16.
+RX_DESC_BYTES = {"packet-split": 32, "extended": 16, "legacy": 16}
+TX_DESC_BYTES = 16
+
+
+def read_regs(vm, names):
+    """{name: value} of SETTING_REGS through the monitor's `xp` of BAR 0
+    (buffer_layout's way; these registers have no read side effect)."""
+    def hmp(cmd):
+        return vm.qmp.execute("human-monitor-command",
+                              **{"command-line": cmd})
+    base = buffer_layout.bar0(hmp("info pci"), vm.NIC_ID)
+    out = {}
+    for name in names:
+        text = hmp(f"xp /1wx {base + SETTING_REGS[name]:#x}")
+        m = re.search(r":\s*(0x[0-9a-fA-F]+)", text)
+        out[name] = int(m.group(1), 16) if m else None
+    return out
+
+
+def expected_readback(cell, fmt):
+    """{what: wanted} for every setting of the cell that can be read
+    back: `ethtool -g/-c/-k` values, readable parameters in sysfs, and
+    the registers the driver programs from them (fmt: the receive
+    descriptor format the layout shows). Pure (tests call it)."""
+    st, want = cell.settings, {}
+    if st.ring_rx is not None:
+        want["ethtool -g RX"] = st.ring_rx
+        want["RDLEN"] = st.ring_rx * RX_DESC_BYTES.get(fmt, 16)
+    if st.ring_tx is not None:
+        want["ethtool -g TX"] = st.ring_tx
+        want["TDLEN"] = st.ring_tx * TX_DESC_BYTES
+    itr_param = st.params.get("InterruptThrottleRate")
+    if st.rx_usecs is not None or itr_param is not None:
+        setting = st.itr_setting()
+        want["ethtool -c rx-usecs"] = cell_settings.usecs_read(setting)
+        reg = "EITR0" if cell.irq == "msix" else "ITR"
+        if setting > 4:
+            # e1000e_write_itr: 256 ns units of the interval at the
+            # driver's itr (ints/s, before the low bits were cleared).
+            itr = 1000000 // st.rx_usecs if st.rx_usecs is not None \
+                else itr_param
+            want[reg] = 1000000000 // (itr * 256)
+        elif setting == 0 and st.rx_usecs is not None:
+            want[reg] = 0       # e1000_set_coalesce writes 0
+        elif setting == 0 and cell.irq == "msix":
+            want[reg] = 1       # e1000_configure_msix: itr_val 0 -> 1
+    for name, value in st.params.items():
+        reg = cell_settings.PARAMS[name][3]
+        if reg:
+            want[reg] = value
+    for key, on in st.ethtool_k():
+        want[f"ethtool -k {cell_settings.OFFLOADS[key][1]}"] = \
+            "on" if on else "off"
+    for name, value in st.knobs.items():
+        want[f"qom {name}"] = value
+    return want
+
+
+def parse_ethtool(text):
+    """{"RX": n, "TX": n} of `ethtool -g`'s current settings, or
+    {"rx-usecs": n} of `ethtool -c`, or {feature: "on"/"off"} of
+    `ethtool -k` (the text after "Current hardware settings" for -g)."""
+    if "Current hardware settings" in text:
+        text = text.split("Current hardware settings", 1)[1]
+    out = {}
+    for ln in text.splitlines():
+        k, sep, v = ln.partition(":")
+        v = v.split()
+        if sep and v:
+            out.setdefault(k.strip(), int(v[0]) if v[0].isdigit() else v[0])
+    return out
+
+
+def read_back(vm, cell, log):
+    """Every setting of the cell read back from the guest and the device
+    (expected_readback); the list of those that differ, as "what: got X,
+    want Y" (an empty list: all applied)."""
+    layout = None
+    try:
+        layout = buffer_layout.decode(buffer_layout.read_registers(
+            lambda c: vm.qmp.execute("human-monitor-command",
+                                     **{"command-line": c}), vm.NIC_ID))
+    except (buffer_layout.LayoutError, harness.HarnessError):
+        pass
+    want = expected_readback(cell, layout and layout["format"])
+    got = {}
+    for opt in ("g", "c", "k"):
+        if any(k.startswith(f"ethtool -{opt} ") for k in want):
+            _, text = sh(vm, f"ethtool -{opt} eth0", check=False)
+            for k, v in parse_ethtool(text).items():
+                got[f"ethtool -{opt} {k}"] = v
+    regs = [k for k in want if k in SETTING_REGS]
+    try:
+        got.update(read_regs(vm, regs) if regs else {})
+    except (buffer_layout.LayoutError, harness.HarnessError) as e:
+        got.update({k: f"unreadable ({e})" for k in regs})
+    for k in want:
+        if k.startswith("qom "):
+            try:
+                got[k] = qom_get(vm, k[4:])
+            except harness.HarnessError as e:
+                got[k] = f"unreadable ({e})"
+    if "RDTR" in got and isinstance(got["RDTR"], int):
+        got["RDTR"] &= 0xffff           # FPD (bit 31) reads 0 anyway
+    for name, value in cell.settings.params.items():
+        path = f"/sys/module/e1000e/parameters/{name}"
+        rc, out = sh(vm, f"cat {path} 2>/dev/null", check=False)
+        if rc == 0 and out.strip():
+            want[path], got[path] = str(value), out.strip()
+    log("settings read back: " +
+        ", ".join(f"{k} {got.get(k)}" for k in want))
+    return [f"{k}: got {got.get(k)}, want {v}" for k, v in want.items()
+            if got.get(k) != v]
 
 
 def check_irq_mode(vm, cell, checks, cell_dir):
