@@ -57,8 +57,13 @@ def _refused(tmp_path, text, message):
 
 
 def test_a_value_out_of_the_vocabulary_names_its_cell_and_line(tmp_path):
-    _refused(tmp_path, "[[cell]]\nmtu = 9000\n\n[[cell]]\nmtu = 1234\n",
-             "error: FILE:4: cell 2: mtu = 1234 is not one of 1500, 1501")
+    # e1000e's MTU range on the 82574: ETH_MIN_MTU 68 to max_mtu 9212
+    # (max_hw_frame_size 9234 - VLAN_ETH_HLEN 18 - ETH_FCS_LEN 4).
+    _refused(tmp_path, "[[cell]]\nmtu = 9000\n\n[[cell]]\nmtu = 67\n",
+             "error: FILE:4: cell 2: mtu = 67 is not 68..9212 (the 82574's "
+             "MTU range in e1000e)")
+    _refused(tmp_path, "[[cell]]\nmtu = 9213\n",
+             "error: FILE:1: cell 1: mtu = 9213 is not 68..9212")
 
 
 def test_an_unknown_key_is_refused(tmp_path):
