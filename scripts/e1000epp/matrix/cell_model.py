@@ -7,9 +7,10 @@ without booting.
 
 A cell is one configuration of the guest's driver and the device:
 
-    mtu<N>-<crc>-<irq>-<iommu>[-vlan][-cb<N>]
+    mtu<N>-<crc>-<irq>-<iommu>[-vlan][-cb<N>][-<setting>...][-<family>]
 
-  mtu     page-pool breakpoints 1500 ... 9212 (the guest's MTU)
+  mtu     the guest's MTU: the page-pool breakpoints 1500 ... 9212 in
+          the grid, any the driver takes (68..9212) in a cell file
   crc     strip  (hardware strips the FCS: the driver's default)
           keep   (module parameter CrcStripping=0: the device writes the
                   FCS, the driver trims it)
@@ -20,6 +21,8 @@ A cell is one configuration of the guest's driver and the device:
           iommu.strict=1)
   vlan    traffic through eth0.100 (802.1Q, tag stripped/inserted by the NIC)
   cb<N>   module parameter copybreak=N (absent: the driver's default)
+  setting the configurations users run (cell_settings.Settings: ring
+          sizes, moderation, offloads, module parameters, device knobs)
   family  what the cell does beyond its configuration (FAMILIES below:
           injected frame errors, bursts faster than the guest cleans,
           the link dropped under traffic); absent: plain traffic
