@@ -14,9 +14,9 @@ from e1000epp.matrix.cell_settings import Settings, SettingError
 
 NEW = {
     "mtu1500-strip-msix-noiommu-ring64",
-    "mtu9000-strip-msix-noiommu-ring64",
+    "mtu9000-strip-msix-noiommu-ring128",
     "mtu1500-strip-msix-noiommu-ring64-burst",
-    "mtu9000-strip-msix-noiommu-ring64-burst",
+    "mtu9000-strip-msix-noiommu-ring128-burst",
     "mtu1500-strip-msix-noiommu-itr0-rxabsdelay0-rxdelay0",
     "mtu9000-strip-msix-noiommu-usecs1000",
     "mtu1500-strip-msi-noiommu-itr100",
@@ -44,7 +44,7 @@ def test_what_each_configuration_cell_must_produce():
     tx = ("tx-csum-ip", "tx-csum-l4", "tso")
     want = {
         "mtu1500-strip-msix-noiommu-ring64": IP + tx + MSIX,
-        "mtu9000-strip-msix-noiommu-ring64": IP + tx + MSIX + ("hdr-split",),
+        "mtu9000-strip-msix-noiommu-ring128": IP + tx + MSIX + ("hdr-split",),
         "mtu1500-strip-msix-noiommu-ring64-burst": IP + tx + ("rnbc", "mpc"),
         # No ITR window, and RDTR 0 writes every descriptor back at once.
         "mtu1500-strip-msix-noiommu-itr0-rxabsdelay0-rxdelay0": IP + tx,
@@ -167,9 +167,13 @@ def test_what_configure_reads_back_for_the_default_cells():
     cells = _cells()
     want = {
         # Packet split at MTU 9000: 32-byte Rx descriptors; Tx 16.
-        ("mtu9000-strip-msix-noiommu-ring64", "packet-split"): {
-            "ethtool -g RX": 64, "RDLEN": 2048, "ethtool -g TX": 64,
-            "TDLEN": 1024},
+        ("mtu9000-strip-msix-noiommu-ring128", "packet-split"): {
+            "ethtool -g RX": 128, "RDLEN": 4096, "ethtool -g TX": 128,
+            "TDLEN": 2048},
+        # The series' 2 KB buffers: 16-byte extended descriptors.
+        ("mtu9000-strip-msix-noiommu-ring128", "extended"): {
+            "ethtool -g RX": 128, "RDLEN": 2048, "ethtool -g TX": 128,
+            "TDLEN": 2048},
         ("mtu1500-strip-msix-noiommu-ring64", "extended"): {
             "ethtool -g RX": 64, "RDLEN": 1024, "ethtool -g TX": 64,
             "TDLEN": 1024},
