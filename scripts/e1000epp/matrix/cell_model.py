@@ -303,10 +303,10 @@ def family_cells():
 # smallest ring the driver takes (ethtool -G, E1000_MIN_RXD/TXD) at MTU
 # 1500 and a small one at a jumbo MTU, with plain traffic and with a
 # burst that runs it dry; moderation off (no ITR window, write-backs at
-# once) and high (ethtool -C rx-usecs 1000 under MSI-X, InterruptThrottleRate 100
-# under MSI: the driver's slowest rate, which must then hold interrupts
-# back, as only MSI-X cells declare by default); GRO, TSO and Tx checksumming
-# off (ethtool -K).
+# once) and high (ethtool -C rx-usecs 1000 under MSI-X,
+# InterruptThrottleRate 100 under MSI: the driver's slowest rate, which
+# must then hold interrupts back, as only MSI-X cells declare by
+# default); GRO, TSO and Tx checksumming off (ethtool -K).
 # At a jumbo MTU the page-pool series takes a 2 KB chunk per descriptor
 # (5 for a 9014-byte frame, where Debian's packet split takes 1), so the
 # smallest ring, 63 posted descriptors, holds 12 such frames and the
