@@ -5,7 +5,7 @@ One table per cell, in the vocabulary of cell_model.Cell and
 cell_settings.Settings (docs/usage/cells.md, "Your own cells"):
 
     [[cell]]
-    mtu = 3000              # 92..9212                    (required)
+    mtu = 3000              # 104..9212                   (required)
     crc = "keep"            # strip | keep | rxfcs        (default strip)
     irq = "msix"            # msix | msi | intx           (default msix)
     iommu = "noiommu"       # noiommu | iommu | bounce    (default noiommu)

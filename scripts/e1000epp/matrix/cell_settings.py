@@ -12,7 +12,7 @@ Debian 6.1 and 6.12 alike):
   MTU          68 (ETH_MIN_MTU) .. 9212 (max_mtu = the 82574's
                max_hw_frame_size DEFAULT_JUMBO 9234 - VLAN_ETH_HLEN 18
                - ETH_FCS_LEN 4, e1000_probe); a cell's traffic needs
-               92 or more (CELL_MTU_MIN)
+               104 or more (CELL_MTU_MIN)
   ethtool -G   rx/tx 64 (E1000_MIN_RXD/TXD) .. 4096 (E1000_MAX_RXD/TXD);
                e1000_set_ringparam rounds up to a multiple of 8
                (REQ_RX/TX_DESCRIPTOR_MULTIPLE), so other values are
@@ -26,12 +26,14 @@ Debian 6.1 and 6.12 alike):
 MTU_MIN = 68
 MAX_HW_FRAME = 9234
 MTU_MAX = MAX_HW_FRAME - 18 - 4
-# The smallest MTU a cell's traffic crosses: its UDP step sends 64-byte
-# datagrams in one frame each (92 bytes of IPv4; the peer reassembles
-# no fragments), and TCP needs Linux's smallest MSS, 48
-# (tcp_min_snd_mss), + 40. Seen 2026-12-06: at MTU 68 no 64-byte
-# datagram came back.
-CELL_MTU_MIN = 64 + 8 + 20
+# The smallest MTU a cell's traffic crosses: its TCP streams run through
+# the peer's sink and source, which take an MSS (MTU - 40) of 64 or more
+# (tools/peer/tcpsink.c, tcpsrc.c); the UDP step's 64-byte datagrams
+# (92 bytes of IPv4, the peer reassembles no fragments) then fit too.
+# Seen 2026-12-06: at MTU 68 no 64-byte datagram came back, at 92 the
+# peer refused `TCPSINK ... 52`.
+PEER_MIN_MSS = 64
+CELL_MTU_MIN = PEER_MIN_MSS + 40
 RING_MIN, RING_MAX, RING_MULTIPLE = 64, 4096, 8
 # The ring the driver allocates when nobody asks (E1000_DEFAULT_RXD/TXD).
 RING_DEFAULT = 256
@@ -95,8 +97,8 @@ def check_mtu(mtu):
                            "82574's MTU range in e1000e)")
     if mtu < CELL_MTU_MIN:
         raise SettingError(f"mtu = {mtu} is below {CELL_MTU_MIN}: a cell's "
-                           "UDP step sends 64-byte datagrams in one frame "
-                           f"({CELL_MTU_MIN} bytes of IPv4)")
+                           "TCP streams need an MSS of "
+                           f"{PEER_MIN_MSS} or more (the peer's)")
 
 
 def check_param(name, value):
