@@ -101,14 +101,19 @@ def deltas(cell, start, end):
 
 
 def agree(seen):
-    return all(g == d for g, d in seen.values())
+    """The guest took no interrupt the device did not send. It may take
+    fewer: a message that comes while the vector's handler still runs
+    is folded into that run (handle_edge_irq counts the IRQ once), as is
+    one that finds the vector already pending in the local APIC."""
+    return all(g is not None and d is not None and g <= d
+               for g, d in seen.values())
 
 
 def judge(vm, checks, cell, start, tlog):
     """Each required vector fired on both sides over the cell; in a cell
     without a family (no vector masked by a suspend or a reset in it)
-    the guest took exactly the messages the device sent, read until the
-    two agree or BOUND s."""
+    the guest took no more interrupts than the device sent, read until
+    the two agree or BOUND s."""
     if start[0] is None:
         checks.true("the guest's interrupts read (/proc/interrupts)",
                     False, "unreadable: the vectors cannot be judged")
@@ -133,6 +138,7 @@ def judge(vm, checks, cell, start, tlog):
                for k, (g, d) in seen.items()},
               {k: True for k in seen})
     if exact:
-        checks.eq("interrupts the guest took = messages the device sent, "
-                  "per vector", {k: v[0] for k, v in seen.items()},
-                  {k: v[1] for k, v in seen.items()})
+        checks.true("interrupts the guest took <= messages the device "
+                    "sent, per vector (none from elsewhere)", agree(seen),
+                    ", ".join(f"{k}: guest {g}, device {d}"
+                              for k, (g, d) in seen.items()))
