@@ -11,8 +11,9 @@ aside; the report lists every line with its mutants and verdicts.
     [--list] [--json FILE]
     mutate merge --report OUT DIR...
 
-Judging the built mutants in VMs is not here yet (docs/usage/mutate.md):
-a mutant whose object differs ends as `built`.
+A mutant whose object differs is judged in VMs by the cells that reach
+its line (mutate/judging.py, judge.py); with --no-judge it ends as
+`built`.
 """
 
 import json
@@ -25,8 +26,9 @@ import time
 from e1000epp.common import argtypes, paths
 from e1000epp.common.errors import StepError
 from e1000epp.image import pagepool_series, user_kernel
+from e1000epp.matrix import cell_model
 from e1000epp.mutate import build, campaign, ctokens, operators
-from e1000epp.mutate import patch_lines, report
+from e1000epp.mutate import judge, judging, patch_lines, report
 
 
 def add_arguments(p):
@@ -79,6 +81,18 @@ def add_arguments(p):
     p.add_argument("--json", metavar="FILE",
                    help="also write the report's JSON to FILE ('-': "
                    "standard output)")
+    p.add_argument("--matrix", choices=sorted(cell_model.MATRICES),
+                   default="reduced", help="the cells that judge the "
+                   "mutants (default: reduced)")
+    p.add_argument("--only", metavar="PATTERNS", help="only these cells "
+                   "of the matrix (run --only's globs or expressions)")
+    p.add_argument("--traffic-timeout", type=float, metavar="SECONDS",
+                   default=judge.MUTANT_TRAFFIC_TIMEOUT,
+                   help="how long a mutant's cell waits for its pattern "
+                   "frames (default %(default)s)")
+    p.add_argument("--no-judge", action="store_true",
+                   help="build the mutants only (verdict `built` for the "
+                   "ones whose object differs); no VM")
     p.set_defaults(before_setup=before_setup)
 
 
@@ -207,13 +221,17 @@ def run(args):
                                         patches] if not args.base else
             [f"--base {args.base}"], "src": src}
     done = camp.start(meta, lines, all_mutants, selected, shard)
-    todo = campaign.pending(selected, done, judging=False)
+    todo = campaign.pending(selected, done, judging=not args.no_judge)
     _log(f"{len(all_mutants)} mutants of {len(lines)} lines"
          f"{', shard ' + shard + ': ' + str(len(selected)) if shard else ''}"
          f"; {len(selected) - len(todo)} already judged, {len(todo)} to "
          f"build; campaign {out}")
-    if todo:
+    if todo and args.no_judge:
         _build_all(args, camp, src, final, applied, kernel, todo, line_of)
+    elif todo:
+        b = _builder(camp, src, final, applied, kernel)
+        judging.run(args, camp, b, final, lines, todo, line_of, kernel,
+                    _log)
     meta = camp.meta()
     data, text = report.write(out, meta, camp.records())
     print(text if len(text) < 4000 else "\n".join(
@@ -224,7 +242,8 @@ def run(args):
     return 0
 
 
-def _build_all(args, camp, src, final, applied, kernel, todo, line_of):
+def _builder(camp, src, final, applied, kernel):
+    """The Builder of the campaign, with the unmutated driver built."""
     build_src = src
     work = os.path.join(camp.out, "build")
     if not applied:
@@ -242,6 +261,11 @@ def _build_all(args, camp, src, final, applied, kernel, todo, line_of):
     meta = camp.meta()
     meta.update(headers=headers, base_build_s=round(b.base_seconds, 1))
     report.write_json(os.path.join(camp.out, "campaign.json"), meta)
+    return b
+
+
+def _build_all(args, camp, src, final, applied, kernel, todo, line_of):
+    b = _builder(camp, src, final, applied, kernel)
     times = []
     for k, m in enumerate(todo, 1):
         ln = line_of[m.id]

@@ -125,7 +125,8 @@ def fake_build(monkeypatch):
 
 
 def _run(argv):
-    args = cli.build_parser().parse_args(["mutate", "--no-setup"] + argv)
+    args = cli.build_parser().parse_args(["mutate", "--no-setup",
+                                          "--no-judge"] + argv)
     return command.run(args)
 
 

@@ -1,0 +1,243 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Judging mutants in VMs: the unmutated driver's run (baseline and
+coverage), then each built mutant in the cells that reach its line.
+
+1. Baseline and coverage. One boot per boot group of the selected cells
+   (matrix.cell_model.plan), the unmutated module (built like the
+   mutants, -g0) swapped in, kprobe events on the judged lines'
+   functions (mutate/coverage.py); every cell must pass, or the campaign
+   stops naming the cell and its reason. The cells each function's
+   probes fired in are kept in OUT/judge/coverage.json (a resume reuses
+   it for the same cells and the same unmutated object).
+2. Mutants. A built mutant no selected cell reaches is `not reached`
+   (no VM). The others are judged boot group by boot group: up to BATCH
+   mutants' modules ride in one boot's initramfs (mutate/guestswap.py);
+   for each, the module is swapped in and its reaching cells of that
+   group run in plan order (matrix.execute.run_cell, unchanged, with a
+   short traffic bound): the first failing cell kills it (`killed`, the
+   cell and its reason); a cell that ends in an error with the guest
+   gone or crashed, or a crash the watchdog saw, is `killed (hang or
+   crash)`. After a kill the guest is booted again for the next mutant
+   (its kernel may hold what the mutant broke). Every reaching cell
+   passing is `survived`.
+"""
+
+import json
+import os
+import time
+
+from e1000epp.common.errors import StepError
+from e1000epp.matrix import cell_model, execute
+from e1000epp.matrix.guest_io import Guest, boot_args, sh
+from e1000epp.matrix.report import write_json
+from e1000epp.mutate import campaign as cp
+from e1000epp.mutate import coverage, guestswap
+from e1000epp.vm import harness
+
+BATCH = 8
+# Seconds a mutant's cell waits for its pattern frames (run's default is
+# 120): the unmutated driver's cells pass in 2-10 s under TCG.
+MUTANT_TRAFFIC_TIMEOUT = 20
+BASE = "base"
+
+
+class Judge:
+    def __init__(self, camp, cells, guest_dir, peer_bin, device, log,
+                 bound=MUTANT_TRAFFIC_TIMEOUT, driver=None):
+        self.camp = camp
+        self.cells = cells
+        self.groups = cell_model.plan(cells)
+        self.guest_dir = guest_dir
+        self.peer_bin = peer_bin
+        self.device = device
+        self.log = log
+        self.bound = bound
+        self.driver = driver
+        self.dir = os.path.join(camp.out, "judge")
+        self.boots = 0
+        self.boot_s = []
+        os.makedirs(self.dir, exist_ok=True)
+
+    # --- booting ---------------------------------------------------------
+
+    def _boot(self, key, modules):
+        self.boots += 1
+        d = os.path.join(self.dir, "boots", f"{self.boots:03d}-{key}")
+        img = guestswap.make_image(self.guest_dir, os.path.join(d, "image"),
+                                   modules)
+        dev_args, append = boot_args(key)
+        vm = harness.Vm(self.device, d, append="e1000epp.load=0 " + append,
+                        device_args=dev_args, guest_dir=img)
+        t0 = time.monotonic()
+        try:
+            vm.start(self.peer_bin)
+        except harness.HarnessError as e:
+            vm.stop()
+            raise StepError(f"booting the guest ({key}) failed", str(e)[:300],
+                            f"see {d}")
+        self.boot_s.append(time.monotonic() - t0)
+        self.log(f"boot {self.boots} ({key}, {len(modules)} modules): "
+                 f"guest ready in {self.boot_s[-1]:.1f}s")
+        return vm, d
+
+    def _cell(self, vm, g, cell, index, where):
+        return execute.run_cell(vm, g, cell, index,
+                                os.path.join(where, "cells", cell.name),
+                                lambda t: None, None, self.bound, self.driver)
+
+    # --- 1. the unmutated driver -------------------------------------------
+
+    def baseline(self, base_ko, functions, sources):
+        """Run every selected cell on the unmutated module; returns the
+        coverage {"cells", "probes", "hits", "seconds"}."""
+        path = os.path.join(self.dir, "coverage.json")
+        names = [c.name for c in self.cells]
+        digest = _digest(base_ko)
+        if os.path.exists(path):
+            with open(path) as f:
+                old = json.load(f)
+            if old.get("cells") == names and old.get("base") == digest:
+                self.log("baseline and coverage: reused "
+                         f"{os.path.relpath(path, self.camp.out)}")
+                return old
+        hits, seconds, probes = {}, {}, None
+        index = 0
+        for key, group in self.groups:
+            vm, d = self._boot(key + "-base", {BASE: base_ko})
+            try:
+                g = Guest()
+                guestswap.swap(vm, g, BASE)
+                if probes is None:
+                    sh(vm, "load-e1000e", timeout=60)
+                    _, ks = sh(vm, "grep '\\[e1000e\\]' /proc/kallsyms",
+                               timeout=120)
+                    syms = coverage.module_symbols(ks)
+                    sh(vm, "rmmod e1000e", timeout=30)
+                    probes = coverage.targets(functions, syms, sources)
+                wanted = sorted({s for v in probes.values() for s in v
+                                 if s != coverage.EVERY_CELL})
+                script, ev = coverage.setup_script(wanted)
+                sh(vm, script, timeout=120)
+                before = self._profile(vm, ev)
+                for cell in group:
+                    index += 1
+                    r = self._cell(vm, g, cell, index, os.path.join(
+                        self.dir, "baseline"))
+                    after = self._profile(vm, ev)
+                    hits[cell.name] = coverage.entered(before, after)
+                    before = after
+                    seconds[cell.name] = r["seconds"]
+                    self.log(f"baseline {r['status']:5} {cell.name} "
+                             f"({r['seconds']:.1f}s, "
+                             f"{len(hits[cell.name])} functions entered)")
+                    if r["status"] != cell_model.PASS:
+                        raise StepError(
+                            f"the unmutated driver fails cell {cell.name}",
+                            r["reason"].splitlines()[0][:300] if r["reason"]
+                            else r["status"], "mutants are judged only by "
+                            "cells the unmutated driver passes: fix the "
+                            "driver, or leave the cell out (--only)")
+            finally:
+                vm.stop()
+        cov = {"cells": names, "base": digest, "probes": {
+            str(k): v for k, v in probes.items()}, "hits": hits,
+            "seconds": seconds}
+        write_json(path, cov)
+        return cov
+
+    def _profile(self, vm, ev):
+        _, text = sh(vm, coverage.profile_command(), timeout=30)
+        return coverage.parse_profile(text, ev)
+
+    # --- 2. the mutants ----------------------------------------------------
+
+    def mutants(self, todo, cov, on_verdict):
+        """todo: [(record, module path, [reaching cell names])]; each
+        record gets its verdict and is handed to on_verdict(record)."""
+        by_name = {c.name: c for c in self.cells}
+        state = {r["id"]: {"rec": r, "ko": ko, "cells": [
+            by_name[n] for n in names], "ran": [], "swap_s": 0.0,
+            "cells_s": 0.0} for r, ko, names in todo}
+        order = [r["id"] for r, _, _ in todo]
+        for key, group in self.groups:
+            in_group = {c.name for c in group}
+            queue = [i for i in order if not state[i].get("verdict") and
+                     any(c.name in in_group for c in state[i]["cells"])]
+            while queue:
+                batch = queue[:BATCH]
+                done = self._boot_batch(key, in_group, batch, state)
+                queue = [i for i in queue if i not in done]
+        for i in order:
+            s = state[i]
+            r = s["rec"]
+            if not s.get("verdict"):
+                s["verdict"], s["reason"] = cp.SURVIVED, ""
+            r.update(verdict=s["verdict"], reason=s["reason"],
+                     cells=[c for c in s["ran"]], swap_s=round(s["swap_s"], 2),
+                     cells_s=round(s["cells_s"], 2))
+            if s.get("cell"):
+                r["cell"] = s["cell"]
+            r["judge_s"] = round(r.get("build_s", 0) + r["swap_s"] +
+                                 r["cells_s"], 2)
+            on_verdict(r)
+
+    def _boot_batch(self, key, in_group, batch, state):
+        """Judge the batch's mutants in one boot, until one is killed
+        (the guest is then booted again). Returns the ids judged."""
+        vm, d = self._boot(key, {_safe(i): state[i]["ko"] for i in batch})
+        wd = guestswap.Watchdog(vm)
+        done = []
+        try:
+            for n, i in enumerate(batch):
+                s = state[i]
+                wd.rearm()
+                g = Guest()
+                try:
+                    s["swap_s"] += guestswap.swap(vm, g, _safe(i))
+                except (harness.HarnessError, OSError) as e:
+                    if n == 0:
+                        s["verdict"] = cp.KILLED_HANG
+                        s["reason"] = f"module swap failed: {e}"[:300]
+                        done.append(i)
+                    return done
+                done.append(i)
+                for k, cell in enumerate(c for c in s["cells"]
+                                         if c.name in in_group):
+                    r = self._cell(vm, g, cell, k + 1, os.path.join(
+                        d, _safe(i)))
+                    s["ran"].append(cell.name)
+                    s["cells_s"] += r["seconds"]
+                    self.log(f"{i}: {r['status']:5} {cell.name} "
+                             f"({r['seconds']:.1f}s)")
+                    if r["status"] == cell_model.PASS:
+                        continue
+                    crash = wd.reason or (None if guestswap.alive(vm) else
+                                          "the guest stopped answering: " +
+                                          r["reason"].splitlines()[0][:200])
+                    if crash or r["status"] == cell_model.ERROR:
+                        s["verdict"] = cp.KILLED_HANG
+                        s["reason"] = f"{cell.name}: " + (
+                            crash or r["reason"].splitlines()[0][:300])
+                    else:
+                        s["verdict"] = cp.KILLED
+                        s["reason"] = f"{cell.name}: " + \
+                            r["reason"].replace("\n", "; ")[:300]
+                    s["cell"] = cell.name
+                    self.log(f"{i}: {s['verdict']} ({s['reason'][:100]})")
+                    return done
+                self.log(f"{i}: passed {len(s['ran'])} cells so far "
+                         f"({s['cells_s']:.1f}s)")
+            return done
+        finally:
+            wd.stop()
+            vm.stop()
+
+
+def _safe(mutant_id):
+    return cp.file_name(mutant_id)[:-len(".json")]
+
+
+def _digest(path):
+    import hashlib
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()[:16]
