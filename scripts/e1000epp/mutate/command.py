@@ -76,6 +76,8 @@ def add_arguments(p):
     p.add_argument("-k", metavar="TEXT", type=argtypes.nonempty,
                    help="only the mutants whose id contains TEXT "
                    "(ignoring case)")
+    p.add_argument("--ids", metavar="LIST", help="only these mutants "
+                   "(comma-separated ids, as --list prints them)")
     p.add_argument("--list", action="store_true",
                    help="list the mutants (id and diff) and stop")
     p.add_argument("--json", metavar="FILE",
@@ -200,6 +202,9 @@ def run(args):
         pairs = [(m, ln) for m, ln in pairs if m.op in args.ops]
     if args.k:
         pairs = [(m, ln) for m, ln in pairs if args.k.lower() in m.id.lower()]
+    if args.ids:
+        ids = {i.strip() for i in args.ids.split(",") if i.strip()}
+        pairs = [(m, ln) for m, ln in pairs if m.id in ids]
     if args.list:
         for m, ln in pairs:
             _, diff = operators.describe(final[m.file], m)

@@ -7,17 +7,17 @@ from e1000epp.mutate import coverage, ctokens
 
 SRC = """static inline int helper(int x)
 {
-	return x + 1;
+    return x + 1;
 }
 
 static int deep(int y)
 {
-	return helper(y);
+    return helper(y);
 }
 
 int e1000_poll(int z)
 {
-	return deep(z) + helper(z);
+    return deep(z) + helper(z);
 }
 
 static void (*hook)(int) = NULL;

@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`mutate` judging in VMs, bounded: three mutants of the page-pool
+series with known verdicts, judged by one cell of the reduced matrix
+(the full campaign is `./e1000e-pp mutate --driver pagepool`):
+
+  netdev.c:583:rel:0  `dma == DMA_MAPPING_ERROR` -> `<=`: every mapping
+                      taken for an error, no Rx buffer posted: killed by
+                      the cell, which names it
+  netdev.c:583:rel:1  `==` -> `>=`: the constant is the largest address,
+                      the object is identical: equivalent, not run
+  netdev.c:181:neg:0  in e1000e_dump (debug dumps only): no cell enters
+                      it, not reached
+
+About a minute of VM time (one baseline boot and cell, one mutant boot);
+the builds (the unmutated driver once, two mutants) take longer.
+"""
+
+import json
+import subprocess
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+CLI = HERE.parent.parent / "e1000e-pp"
+CELL = "mtu1500-strip-msix-noiommu"
+IDS = "netdev.c:583:rel:0,netdev.c:583:rel:1,netdev.c:181:neg:0"
+
+
+def test_three_mutants_with_known_verdicts(tmp_path):
+    out = tmp_path / "camp"
+    r = subprocess.run(["/usr/bin/python3", str(CLI), "mutate",
+                        "--no-setup", "--driver", "pagepool", "--patches",
+                        "1,4-7", "--ids", IDS, "--only", CELL + "$",
+                        "--out", str(out)],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=900)
+    assert r.returncode == 0, r.stdout[-3000:]
+    recs = {}
+    for f in (out / "mutants").iterdir():
+        rec = json.loads(f.read_text())
+        recs[rec["id"]] = rec
+    assert {i: recs[i]["verdict"] for i in recs} == {
+        "netdev.c:583:rel:0": "killed",
+        "netdev.c:583:rel:1": "equivalent",
+        "netdev.c:181:neg:0": "not reached"}
+    killed = recs["netdev.c:583:rel:0"]
+    assert killed["cell"] == CELL
+    assert killed["cells"] == [CELL]
+    assert killed["reason"].startswith(CELL + ": ")
+    assert recs["netdev.c:181:neg:0"]["reason"] == \
+        "no selected cell enters e1000e_dump"
+    cov = json.loads((out / "judge" / "coverage.json").read_text())
+    assert cov["cells"] == [CELL]
+    assert "e1000_alloc_rx_buffers" in cov["hits"][CELL]
+    meta = json.loads((out / "campaign.json").read_text())
+    assert meta["judging"]["judged"] == 1
+    assert meta["judging"]["boots"] == 2
