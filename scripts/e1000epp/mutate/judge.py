@@ -37,7 +37,7 @@ from e1000epp.vm import harness
 BATCH = 8
 # Seconds a mutant's cell waits for its pattern frames (run's default is
 # 120): the unmutated driver's cells pass in 2-10 s under TCG.
-MUTANT_TRAFFIC_TIMEOUT = 20
+MUTANT_TRAFFIC_TIMEOUT = 10
 BASE = "base"
 
 
