@@ -13,12 +13,21 @@ No byte goes over the agent's serial line.
 The watchdog polls every WATCH_S: QEMU gone (a panic reboots, and
 -no-reboot ends QEMU), or a crash on the console (an oops, a panic, a
 soft lockup, a BUG) since the swap; either kills QEMU at once, so the
-cell's next agent request fails instead of waiting out its timeout.
+cell's next agent request fails instead of waiting out its timeout. A
+guest spinning without a word (a loop in NAPI poll on the one vCPU: the
+kernel's own soft-lockup report comes after 120 s) is seen on a QMP
+monitor of the watchdog's own (not the harness's connection, which the
+cell uses from another thread): every SPIN_EVERY s it reads the vCPU's
+registers (HMP `info registers`); SPIN_SAMPLES readings in a row with
+RIP in the kernel's module area and the vCPU never halted are a spin.
 """
 
+import collections
+import json
 import os
 import re
 import signal
+import socket
 import threading
 import time
 
@@ -31,6 +40,64 @@ CRASH = re.compile(r"Kernel panic|BUG: |Oops|general protection fault|"
                    r"soft lockup|rcu_sched self-detected stall|"
                    r"invalid opcode:|Bad pagetable")
 ORDER = "/lib/modules/e1000epp.order"
+SPIN_EVERY = 1.0
+SPIN_SAMPLES = 6
+# x86-64 Linux's module area (MODULES_VADDR .. MODULES_END).
+MODULES = (0xffffffffa0000000, 0xfffffffffeffffff)
+_RIP = re.compile(r"RIP=([0-9a-f]{16})")
+_HLT = re.compile(r"HLT=([01])")
+
+
+def monitor_args(path):
+    """QEMU arguments for the watchdog's QMP monitor at `path`."""
+    return ["-qmp", f"unix:{path},server=on,wait=off"]
+
+
+class Monitor:
+    """A minimal QMP client on its own socket (one thread uses it)."""
+
+    def __init__(self, path, timeout=5):
+        self.sock = socket.socket(socket.AF_UNIX)
+        self.sock.settimeout(timeout)
+        self.sock.connect(path)
+        self.buf = b""
+        self._reply()                               # the greeting
+        self.call("qmp_capabilities")
+
+    def _reply(self):
+        while True:
+            while b"\n" not in self.buf:
+                chunk = self.sock.recv(65536)
+                if not chunk:
+                    raise OSError("QMP closed")
+                self.buf += chunk
+            line, self.buf = self.buf.split(b"\n", 1)
+            msg = json.loads(line)
+            if "event" not in msg:
+                return msg
+
+    def call(self, cmd, **args):
+        self.sock.sendall(json.dumps({"execute": cmd, "arguments": args})
+                          .encode() + b"\n")
+        return self._reply().get("return")
+
+    def registers(self):
+        """(RIP, halted) of the vCPU."""
+        text = self.call("human-monitor-command",
+                         **{"command-line": "info registers"}) or ""
+        rip, hlt = _RIP.search(text), _HLT.search(text)
+        return (int(rip.group(1), 16) if rip else None,
+                bool(hlt and hlt.group(1) == "1"))
+
+    def close(self):
+        self.sock.close()
+
+
+def spinning(samples):
+    """Every reading in the module area and none halted."""
+    return len(samples) == SPIN_SAMPLES and all(
+        rip is not None and MODULES[0] <= rip <= MODULES[1] and not hlt
+        for rip, hlt in samples)
 
 
 def make_image(base_dir, out_dir, modules):
@@ -59,8 +126,11 @@ class Watchdog:
     """Kills QEMU when the guest crashed (see the module's docstring);
     `reason` says why, None while all is well."""
 
-    def __init__(self, vm):
+    def __init__(self, vm, monitor=None):
         self.vm = vm
+        self.monitor = monitor
+        self.mon = None
+        self.samples = collections.deque(maxlen=SPIN_SAMPLES)
         self.reason = None
         self.mark = 0
         self._stop = threading.Event()
@@ -70,9 +140,39 @@ class Watchdog:
     def rearm(self):
         """Only the console from now on counts (a new mutant)."""
         self.mark = len(self.vm.console_text())
+        self.samples.clear()
+
+    def _kill(self, reason):
+        self.reason = reason
+        try:
+            os.kill(self.vm.machine.get_pid(), signal.SIGKILL)
+        except (OSError, TypeError):
+            pass
+
+    def _spin(self):
+        if not self.monitor:
+            return False
+        try:
+            if self.mon is None:
+                self.mon = Monitor(self.monitor)
+            self.samples.append(self.mon.registers())
+        except (OSError, ValueError):
+            self.monitor = None             # no monitor: console only
+            return False
+        if spinning(self.samples):
+            self._kill(f"the guest spun {SPIN_SAMPLES * SPIN_EVERY:.0f} s "
+                       "in module code without halting (RIP "
+                       f"{self.samples[-1][0]:#x})")
+            return True
+        return False
 
     def _run(self):
+        last = time.monotonic()
         while not self._stop.wait(WATCH_S):
+            if time.monotonic() - last >= SPIN_EVERY:
+                last = time.monotonic()
+                if self._spin():
+                    return
             m = self.vm.machine
             if m is None:
                 continue
@@ -85,12 +185,8 @@ class Watchdog:
             if hit:
                 start = text.rfind("\n", 0, hit.start()) + 1
                 end = text.find("\n", hit.end())
-                self.reason = "guest crash on the console: " + \
-                    text[start:end if end >= 0 else None].strip()[:200]
-                try:
-                    os.kill(m.get_pid(), signal.SIGKILL)
-                except (OSError, TypeError):
-                    pass
+                self._kill("guest crash on the console: " + text[
+                    start:end if end >= 0 else None].strip()[:200])
                 return
 
     def _tail(self):
@@ -99,7 +195,9 @@ class Watchdog:
 
     def stop(self):
         self._stop.set()
-        self._t.join(timeout=5)
+        self._t.join(timeout=10)
+        if self.mon:
+            self.mon.close()
 
 
 def swap(vm, g, name):

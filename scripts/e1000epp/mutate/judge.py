@@ -24,6 +24,8 @@ coverage), then each built mutant in the cells that reach its line.
 
 import json
 import os
+import shutil
+import tempfile
 import time
 
 from e1000epp.common.errors import StepError
@@ -66,8 +68,12 @@ class Judge:
         img = guestswap.make_image(self.guest_dir, os.path.join(d, "image"),
                                    modules)
         dev_args, append = boot_args(key)
+        # a short path (a unix socket's is at most 107 bytes)
+        mon = os.path.join(tempfile.mkdtemp(prefix="e1000epp-wd-"), "qmp")
         vm = harness.Vm(self.device, d, append="e1000epp.load=0 " + append,
-                        device_args=dev_args, guest_dir=img)
+                        device_args=dev_args, guest_dir=img,
+                        extra_args=guestswap.monitor_args(mon))
+        vm.watchdog_monitor = mon
         t0 = time.monotonic()
         try:
             vm.start(self.peer_bin)
@@ -185,7 +191,7 @@ class Judge:
         """Judge the batch's mutants in one boot, until one is killed
         (the guest is then booted again). Returns the ids judged."""
         vm, d = self._boot(key, {_safe(i): state[i]["ko"] for i in batch})
-        wd = guestswap.Watchdog(vm)
+        wd = guestswap.Watchdog(vm, vm.watchdog_monitor)
         done = []
         try:
             for n, i in enumerate(batch):
@@ -231,6 +237,8 @@ class Judge:
         finally:
             wd.stop()
             vm.stop()
+            shutil.rmtree(os.path.dirname(vm.watchdog_monitor),
+                          ignore_errors=True)
 
 
 def _safe(mutant_id):

@@ -82,3 +82,13 @@ def test_entered_and_reaching():
     assert coverage.reaching("g", probes, hits, cells) == ["cell2"]
     assert coverage.reaching("None", probes, hits, cells) == cells
     assert coverage.reaching("h", probes, hits, cells) == []
+
+
+def test_a_spin_is_six_readings_in_module_code_never_halted():
+    from e1000epp.mutate import guestswap
+    mod, kern = 0xffffffffc0a01234, 0xffffffff81001234
+    assert guestswap.spinning([(mod, False)] * 6)
+    assert not guestswap.spinning([(mod, False)] * 5)
+    assert not guestswap.spinning([(mod, False)] * 5 + [(mod, True)])
+    assert not guestswap.spinning([(mod, False)] * 5 + [(kern, False)])
+    assert not guestswap.spinning([(None, False)] * 6)
