@@ -99,8 +99,9 @@ def add_arguments(p):
 
 
 def before_setup(args):
-    """Check the arguments in a second; nothing needs setting up yet (the
-    mutants are built against the kernel's headers, no VM is booted)."""
+    """Check the arguments in a second; set up first only when judging
+    (--list and --no-judge boot no VM: the mutants are built against the
+    kernel's headers)."""
     if args.action == "merge":
         return False
     if args.driver:
@@ -135,7 +136,8 @@ def before_setup(args):
                             "a directory", "check the path")
     if args.shard:
         campaign.select_shard([], args.shard)
-    return False
+    # judging boots VMs: the emulator and the guest are set up first
+    return not (args.list or args.no_judge)
 
 
 def _log(msg):

@@ -51,6 +51,15 @@ def guest(args, src, kernel, log, out):
     return driver, guest_dir
 
 
+def _cached(ko):
+    """The build of a module a run interrupted before its verdict
+    (judge/modules/<id>.ko and its .json): not built again."""
+    if ko and os.path.exists(ko) and os.path.exists(ko + ".json"):
+        with open(ko + ".json") as f:
+            return json.load(f)
+    return None
+
+
 def _median(xs):
     return round(statistics.median(xs), 2) if xs else None
 
@@ -81,7 +90,9 @@ def run(args, camp, b, final, lines, todo, line_of, kernel, log):
         mutated, diff = operators.describe(final[m.file], m)
         ko = os.path.join(kodir, judge._safe(m.id) + ".ko") if reach \
             else None
-        result = b.build(m, final[m.file], ko_dest=ko)
+        result = _cached(ko) or b.build(m, final[m.file], ko_dest=ko)
+        if ko and result["verdict"] == campaign.BUILT:
+            write_json(ko + ".json", result)
         rec = campaign.record(m, ln, mutated, diff, result)
         if result["verdict"] == campaign.BUILT:
             if reach:
