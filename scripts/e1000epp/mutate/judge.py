@@ -58,6 +58,7 @@ class Judge:
         self.dir = os.path.join(camp.out, "judge")
         self.boots = 0
         self.boot_s = []
+        self.index = 0
         os.makedirs(self.dir, exist_ok=True)
 
     # --- booting ---------------------------------------------------------
@@ -107,7 +108,6 @@ class Judge:
                          f"{os.path.relpath(path, self.camp.out)}")
                 return old
         hits, seconds, probes = {}, {}, None
-        index = 0
         for key, group in self.groups:
             vm, d = self._boot(key + "-base", {BASE: base_ko})
             try:
@@ -126,8 +126,8 @@ class Judge:
                 sh(vm, script, timeout=120)
                 before = self._profile(vm, ev)
                 for cell in group:
-                    index += 1
-                    r = self._cell(vm, g, cell, index, os.path.join(
+                    self.index += 1
+                    r = self._cell(vm, g, cell, self.index, os.path.join(
                         self.dir, "baseline"))
                     after = self._profile(vm, ev)
                     hits[cell.name] = coverage.entered(before, after)
@@ -207,9 +207,9 @@ class Judge:
                         done.append(i)
                     return done
                 done.append(i)
-                for k, cell in enumerate(c for c in s["cells"]
-                                         if c.name in in_group):
-                    r = self._cell(vm, g, cell, k + 1, os.path.join(
+                for cell in [c for c in s["cells"] if c.name in in_group]:
+                    self.index += 1     # a traffic run id of its own
+                    r = self._cell(vm, g, cell, self.index, os.path.join(
                         d, _safe(i)))
                     s["ran"].append(cell.name)
                     s["cells_s"] += r["seconds"]
@@ -220,10 +220,9 @@ class Judge:
                     crash = wd.reason or (None if guestswap.alive(vm) else
                                           "the guest stopped answering: " +
                                           r["reason"].splitlines()[0][:200])
-                    if crash or r["status"] == cell_model.ERROR:
+                    if crash:
                         s["verdict"] = cp.KILLED_HANG
-                        s["reason"] = f"{cell.name}: " + (
-                            crash or r["reason"].splitlines()[0][:300])
+                        s["reason"] = f"{cell.name}: {crash}"
                     else:
                         s["verdict"] = cp.KILLED
                         s["reason"] = f"{cell.name}: " + \
