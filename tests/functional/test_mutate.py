@@ -8,8 +8,9 @@ series with known verdicts, judged by one cell of the reduced matrix
                       the cell, which names it
   netdev.c:583:rel:1  `==` -> `>=`: the constant is the largest address,
                       the object is identical: equivalent, not run
-  netdev.c:181:neg:0  in e1000e_dump (debug dumps only): no cell enters
-                      it, not reached
+  netdev.c:181:neg:0  in e1000e_dump_rx_buffer, inlined into e1000e_dump
+                      (probed instead; debug dumps only, after a Tx
+                      hang): no cell enters it, not reached
 
 About a minute of VM time (one baseline boot and cell, one mutant boot);
 the builds (the unmutated driver once, two mutants) take longer.
@@ -47,10 +48,12 @@ def test_three_mutants_with_known_verdicts(tmp_path):
     assert killed["cells"] == [CELL]
     assert killed["reason"].startswith(CELL + ": ")
     assert recs["netdev.c:181:neg:0"]["reason"] == \
-        "no selected cell enters e1000e_dump"
+        "no selected cell enters e1000e_dump_rx_buffer"
     cov = json.loads((out / "judge" / "coverage.json").read_text())
     assert cov["cells"] == [CELL]
+    assert cov["probes"]["e1000e_dump_rx_buffer"] == ["e1000e_dump"]
     assert "e1000_alloc_rx_buffers" in cov["hits"][CELL]
+    assert "e1000e_dump" not in cov["hits"][CELL]
     meta = json.loads((out / "campaign.json").read_text())
     assert meta["judging"]["judged"] == 1
     assert meta["judging"]["boots"] == 2
