@@ -3,9 +3,9 @@
 coverage), then each built mutant in the cells that reach its line.
 
 1. Baseline and coverage. One boot per boot group of the selected cells
-   (matrix.cell_model.plan), the unmutated module (built like the
-   mutants, -g0) swapped in, kprobe events on the judged lines'
-   functions (mutate/coverage.py); every cell must pass, or the campaign
+   (matrix.cell_model.plan; run's traffic bound), the unmutated module
+   (built like the mutants, -g0) swapped in, kprobe events on the
+   judged lines' functions (mutate/coverage.py); every cell must pass, or the campaign
    stops naming the cell and its reason. The cells each function's
    probes fired in are kept in OUT/judge/coverage.json (a resume reuses
    it for the same cells and the same unmutated object).
@@ -14,8 +14,8 @@ coverage), then each built mutant in the cells that reach its line.
    mutants' modules ride in one boot's initramfs (mutate/guestswap.py);
    for each, the module is swapped in and its reaching cells of that
    group run in plan order (matrix.execute.run_cell, unchanged, with a
-   short traffic bound): the first failing cell kills it (`killed`, the
-   cell and its reason); a cell that ends in an error with the guest
+   short traffic bound: bound_of()): the first failing cell kills it
+   (`killed`, the cell and its reason); a cell that ends in an error with the guest
    gone or crashed, or a crash the watchdog saw, is `killed (hang or
    crash)`. After a kill the guest is booted again for the next mutant
    (its kernel may hold what the mutant broke). Every reaching cell
@@ -87,10 +87,17 @@ class Judge:
                  f"guest ready in {self.boot_s[-1]:.1f}s")
         return vm, d
 
-    def _cell(self, vm, g, cell, index, where):
+    def _cell(self, vm, g, cell, index, where, bound):
         return execute.run_cell(vm, g, cell, index,
                                 os.path.join(where, "cells", cell.name),
-                                lambda t: None, None, self.bound, self.driver)
+                                lambda t: None, None, bound, self.driver)
+
+    def bound_of(self, cell, cov):
+        """A mutant's traffic bound in a cell: --traffic-timeout, or
+        twice the unmutated driver's time in the cell when longer (a
+        cell that waits for the driver's own timers, the Tx-hang
+        reset, needs its time)."""
+        return max(self.bound, round(2 * cov["seconds"].get(cell.name, 0)))
 
     # --- 1. the unmutated driver -------------------------------------------
 
@@ -128,7 +135,7 @@ class Judge:
                 for cell in group:
                     self.index += 1
                     r = self._cell(vm, g, cell, self.index, os.path.join(
-                        self.dir, "baseline"))
+                        self.dir, "baseline"), cell_model.TRAFFIC_TIMEOUT)
                     after = self._profile(vm, ev)
                     hits[cell.name] = coverage.entered(before, after)
                     before = after
@@ -160,6 +167,7 @@ class Judge:
     def mutants(self, todo, cov, on_verdict):
         """todo: [(record, module path, [reaching cell names])]; each
         record gets its verdict and is handed to on_verdict(record)."""
+        self.cov = cov
         by_name = {c.name: c for c in self.cells}
         state = {r["id"]: {"rec": r, "ko": ko, "cells": [
             by_name[n] for n in names], "ran": [], "swap_s": 0.0,
@@ -210,7 +218,7 @@ class Judge:
                 for cell in [c for c in s["cells"] if c.name in in_group]:
                     self.index += 1     # a traffic run id of its own
                     r = self._cell(vm, g, cell, self.index, os.path.join(
-                        d, _safe(i)))
+                        d, _safe(i)), self.bound_of(cell, self.cov))
                     s["ran"].append(cell.name)
                     s["cells_s"] += r["seconds"]
                     self.log(f"{i}: {r['status']:5} {cell.name} "
