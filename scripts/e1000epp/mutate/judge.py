@@ -4,22 +4,22 @@ coverage), then each built mutant in the cells that reach its line.
 
 1. Baseline and coverage. One boot per boot group of the selected cells
    (matrix.cell_model.plan; run's traffic bound), the unmutated module
-   (built like the mutants, -g0) swapped in, kprobe events on the
-   judged lines' functions (mutate/coverage.py); every cell must pass, or the campaign
-   stops naming the cell and its reason. The cells each function's
-   probes fired in are kept in OUT/judge/coverage.json (a resume reuses
-   it for the same cells and the same unmutated object).
-2. Mutants. A built mutant no selected cell reaches is `not reached`
-   (no VM). The others are judged boot group by boot group: up to BATCH
+   (built like the mutants, -g0) swapped in, kprobe events on the judged
+   lines' functions (mutate/coverage.py); every cell must pass, or the
+   campaign stops naming the cell and its reason. The cells each
+   function's probes fired in are kept in OUT/judge/coverage.json (a
+   resume reuses it for the same cells and the same unmutated object).
+2. Mutants. A built mutant no selected cell reaches is `not reached` (no
+   VM). The others are judged boot group by boot group: up to BATCH
    mutants' modules ride in one boot's initramfs (mutate/guestswap.py);
    for each, the module is swapped in and its reaching cells of that
    group run in plan order (matrix.execute.run_cell, unchanged, with a
    short traffic bound: bound_of()): the first failing cell kills it
-   (`killed`, the cell and its reason); a cell that ends in an error with the guest
-   gone or crashed, or a crash the watchdog saw, is `killed (hang or
-   crash)`. After a kill the guest is booted again for the next mutant
-   (its kernel may hold what the mutant broke). Every reaching cell
-   passing is `survived`.
+   (`killed`, the cell and its reason); a cell that ends in an error
+   with the guest gone or crashed, or a crash the watchdog saw, is
+   `killed (hang or crash)`. After a kill the guest is booted again for
+   the next mutant (its kernel may hold what the mutant broke). Every
+   reaching cell passing is `survived`.
 """
 
 import json
