@@ -63,9 +63,9 @@ class Judge:
 
     # --- booting ---------------------------------------------------------
 
-    def _boot(self, key, modules):
+    def _boot(self, key, modules, label=""):
         self.boots += 1
-        d = os.path.join(self.dir, "boots", f"{self.boots:03d}-{key}")
+        d = os.path.join(self.dir, "boots", f"{self.boots:03d}-{key}{label}")
         img = guestswap.make_image(self.guest_dir, os.path.join(d, "image"),
                                    modules)
         dev_args, append = boot_args(key)
@@ -83,7 +83,7 @@ class Judge:
             raise StepError(f"booting the guest ({key}) failed", str(e)[:300],
                             f"see {d}")
         self.boot_s.append(time.monotonic() - t0)
-        self.log(f"boot {self.boots} ({key}, {len(modules)} modules): "
+        self.log(f"boot {self.boots} ({key}{label}, {len(modules)} modules): "
                  f"guest ready in {self.boot_s[-1]:.1f}s")
         return vm, d
 
@@ -116,7 +116,7 @@ class Judge:
                 return old
         hits, seconds, probes = {}, {}, None
         for key, group in self.groups:
-            vm, d = self._boot(key + "-base", {BASE: base_ko})
+            vm, d = self._boot(key, {BASE: base_ko}, "-base")
             try:
                 g = Guest()
                 guestswap.swap(vm, g, BASE)
