@@ -29,7 +29,7 @@ import tempfile
 import time
 
 from e1000epp.common.errors import StepError
-from e1000epp.matrix import cell_model, execute
+from e1000epp.matrix import cell_model, execute, guest_cost
 from e1000epp.matrix.guest_io import Guest, boot_args, sh
 from e1000epp.matrix.report import write_json
 from e1000epp.mutate import campaign as cp
@@ -69,11 +69,15 @@ class Judge:
         img = guestswap.make_image(self.guest_dir, os.path.join(d, "image"),
                                    modules)
         dev_args, append = boot_args(key)
+        # QEMU's trace log, where the IOMMU cells count IOTLB fills (as
+        # run_cells has it)
+        trace = ["-D", guest_cost.trace_path(d)] \
+            if key.partition("+")[0] == "iommu" else []
         # a short path (a unix socket's is at most 107 bytes)
         mon = os.path.join(tempfile.mkdtemp(prefix="e1000epp-wd-"), "qmp")
         vm = harness.Vm(self.device, d, append="e1000epp.load=0 " + append,
                         device_args=dev_args, guest_dir=img,
-                        extra_args=guestswap.monitor_args(mon))
+                        extra_args=trace + guestswap.monitor_args(mon))
         vm.watchdog_monitor = mon
         t0 = time.monotonic()
         try:
