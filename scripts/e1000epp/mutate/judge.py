@@ -172,6 +172,7 @@ class Judge:
         """todo: [(record, module path, [reaching cell names])]; each
         record gets its verdict and is handed to on_verdict(record)."""
         self.cov = cov
+        self.on_verdict = on_verdict
         by_name = {c.name: c for c in self.cells}
         state = {r["id"]: {"rec": r, "ko": ko, "cells": [
             by_name[n] for n in names], "ran": [], "swap_s": 0.0,
@@ -186,18 +187,25 @@ class Judge:
                 done = self._boot_batch(key, in_group, batch, state)
                 queue = [i for i in queue if i not in done]
         for i in order:
-            s = state[i]
-            r = s["rec"]
-            if not s.get("verdict"):
-                s["verdict"], s["reason"] = cp.SURVIVED, ""
-            r.update(verdict=s["verdict"], reason=s["reason"],
-                     cells=[c for c in s["ran"]], swap_s=round(s["swap_s"], 2),
-                     cells_s=round(s["cells_s"], 2))
-            if s.get("cell"):
-                r["cell"] = s["cell"]
-            r["judge_s"] = round(r.get("build_s", 0) + r["swap_s"] +
-                                 r["cells_s"], 2)
-            on_verdict(r)
+            self._finish(state[i])
+
+    def _finish(self, s):
+        """Write a mutant's verdict (once): killed, or survived when its
+        last reaching group passed."""
+        if s.get("written"):
+            return
+        s["written"] = True
+        r = s["rec"]
+        if not s.get("verdict"):
+            s["verdict"], s["reason"] = cp.SURVIVED, ""
+        r.update(verdict=s["verdict"], reason=s["reason"],
+                 cells=list(s["ran"]), swap_s=round(s["swap_s"], 2),
+                 cells_s=round(s["cells_s"], 2))
+        if s.get("cell"):
+            r["cell"] = s["cell"]
+        r["judge_s"] = round(r.get("build_s", 0) + r["swap_s"] +
+                             r["cells_s"], 2)
+        self.on_verdict(r)
 
     def _boot_batch(self, key, in_group, batch, state):
         """Judge the batch's mutants in one boot, until one is killed
@@ -241,9 +249,12 @@ class Judge:
                             r["reason"].replace("\n", "; ")[:300]
                     s["cell"] = cell.name
                     self.log(f"{i}: {s['verdict']} ({s['reason'][:100]})")
+                    self._finish(s)
                     return done
                 self.log(f"{i}: passed {len(s['ran'])} cells so far "
                          f"({s['cells_s']:.1f}s)")
+                if len(s["ran"]) == len(s["cells"]):
+                    self._finish(s)         # no other group reaches it
             return done
         finally:
             wd.stop()
