@@ -238,7 +238,8 @@ def _build_guest(repo_root, out_dir, log, kernel, modules_dir, force,
         release = bzimage_release(kernel) or "unknown"
         tree = None
         base = Path(module_tree).resolve() if module_tree else modules_dir
-        if base and (base / "modules.dep").exists():
+        if base and any((base / f).exists() for f in
+                        ("modules.dep", "modules.order", "modules.builtin")):
             tree = base
         kernel_file = kernel
     else:

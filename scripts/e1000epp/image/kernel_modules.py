@@ -66,6 +66,14 @@ class ModuleTree:
 
     def _load_tree(self, tree):
         dep = tree / "modules.dep"
+        if not dep.exists() and ((tree / "modules.order").exists() or
+                                 (tree / "modules.builtin").exists()):
+            # A built kernel tree's modules (run --kernel-tree): no
+            # depmod has run; each module's "depends" (modinfo) says.
+            for p in sorted(tree.rglob("*.ko")):
+                self.paths.setdefault(module_name(p), p)
+            self._load_builtin(tree)
+            return
         if not dep.exists():
             root = tree.parent.parent.parent    # <root>/lib/modules/<rel>
             self.log(f"guest: depmod for {self.release}")
@@ -76,6 +84,9 @@ class ModuleTree:
             name = module_name(mod)
             self.paths[name] = tree / mod
             self.deps[name] = [module_name(d) for d in deps.split()]
+        self._load_builtin(tree)
+
+    def _load_builtin(self, tree):
         builtin = tree / "modules.builtin"
         if builtin.exists():
             self.builtin = {module_name(m)
