@@ -61,7 +61,7 @@ def test_reduced_matrix_is_listed_with_its_boots():
     assert sorted(listed(r.stdout)) == REDUCED
     assert r.stdout.splitlines()[-1] == "17 cells, 2 boots"
     # The IOMMU cell needs its own boot; every other cell shares one.
-    assert "boot noiommu: 14 cells" in r.stdout
+    assert "boot noiommu: 15 cells" in r.stdout
     assert "boot iommu: 2 cells" in r.stdout
 
 
@@ -212,7 +212,7 @@ def test_merge_combines_shards_and_baseline_lists_changes(tmp_path):
     assert "2 cells changed" in changes
     assert "mtu2026-keep-intx-noiommu: fail -> pass" in changes
     assert "mtu9000-strip-msi-noiommu: pass -> fail" in changes
-    assert "15 passed, 1 failed" in r.stdout
+    assert "16 passed, 1 failed" in r.stdout
 
 
 def test_merge_refuses_overlapping_shards(tmp_path):
