@@ -228,6 +228,36 @@ def check_qom_reads(checks, device, observed, start, end):
                     "and DMA faults are not judged on counts since boot")
 
 
+# What a dying kernel prints (a sanitizer's report, an oops, a panic),
+# searched in the console's last CRASH_LINES lines.
+CRASH = re.compile(r"BUG:|KASAN|Oops|general protection|kernel panic|"
+                   r"WARNING:")
+CRASH_LINES = 200
+
+
+def crash_report(vm, checks, error):
+    """A guest that died in the cell (QEMU gone or its agent's
+    connection closed) wrote its last words on the console, never into
+    the dmesg the cell reads: its kernel's report lines (KASAN, Oops,
+    BUG, panic, ...) fail the cell as a check, so an error cell still
+    says what the kernel saw."""
+    machine = getattr(vm, "machine", None)
+    dead = (machine is not None and not machine.is_running()) or \
+        "agent connection closed" in error or "did not answer" in error
+    if not dead:
+        return
+    try:
+        text = vm.console_text()
+    except (OSError, AttributeError):
+        return
+    # Its last words: earlier lines belong to earlier cells.
+    lines = [ln.strip() for ln in text.splitlines()[-CRASH_LINES:]
+             if CRASH.search(ln)]
+    if lines:
+        checks.true("the guest kernel's report on the console before it "
+                    "died", False, "; ".join(lines[:4]))
+
+
 def hang_events(events):
     """The Tx-hang cell's device events, in order: the knob set, the
     driver's software resets, the knob cleared (consecutive resets of
@@ -429,6 +459,7 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
             ValueError) as e:
         status = cell_model.ERROR
         reason = f"{type(e).__name__}: {e}"
+        crash_report(vm, checks, str(e))
         fails = checks.failures()
         if fails:
             reason += "\nchecks failed before the error:\n" + \

@@ -190,3 +190,14 @@ def test_debug_kernel_reaches_every_run(tmp_path, monkeypatch):
     assert [a[a.index("--driver") + 1] for a in seen[:2]] == [
         "pagepool+early-recycle", "pagepool"]
     assert "--driver" not in seen[2]
+
+
+def test_a_sanitizers_report_of_a_dead_guest_catches_early_recycle(
+        tmp_path, monkeypatch):
+    reason = ("HarnessError: agent connection closed"
+              "\nchecks failed before the error:\n"
+              "the guest kernel's report on the console before it died: "
+              "Oops: general protection fault ... KASAN NOPTI; KASAN: "
+              "maybe wild-memory-access in range")
+    out = check("early-recycle", tmp_path, monkeypatch, "error", reason)
+    assert out["caught"], out
