@@ -202,9 +202,9 @@ RING_RESET = "frames the reset discarded (>= 0)"
 TX_DRIVER = "tx driver: handed down by the stack - device sent"
 RX_DRIVER = "rx driver: device delivered - handed to the stack"
 # Families whose event resets the MAC with the Tx ring loaded: the hang
-# (the reset task), the link loss (e1000_watchdog_task resets when the
-# link goes with Tx work queued: "the controller stops DMA ... reset the
-# controller to flush the Tx packet"), and the reset-PM race.
+# (the reset task), the link loss (with the link gone the MAC sends
+# nothing, so e1000_watchdog_task resets it when Tx work is still
+# queued), and the reset-PM race.
 TX_RING_RESETS = ("txhang", "linkdrop", "resetpm", "rpm")
 
 
