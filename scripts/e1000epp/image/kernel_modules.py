@@ -16,6 +16,11 @@ from pathlib import Path
 from e1000epp.image.build_tools import GuestBuildError, run
 
 
+# In the module directory made of a built kernel tree (run --kernel-tree):
+# its modules are found by name, their dependencies by their modinfo.
+KERNEL_TREE_MARK = ".e1000epp-kernel-tree"
+
+
 def module_name(path):
     base = os.path.basename(str(path))
     base = re.sub(r"\.ko(\.(xz|zst|gz))?$", "", base)
@@ -66,12 +71,14 @@ class ModuleTree:
 
     def _load_tree(self, tree):
         dep = tree / "modules.dep"
-        if not dep.exists() and ((tree / "modules.order").exists() or
-                                 (tree / "modules.builtin").exists()):
+        if not dep.exists() and (tree / KERNEL_TREE_MARK).exists():
             # A built kernel tree's modules (run --kernel-tree): no
             # depmod has run; each module's "depends" (modinfo) says.
-            for p in sorted(tree.rglob("*.ko")):
-                self.paths.setdefault(module_name(p), p)
+            # A Debian package's tree (modules.order, no modules.dep
+            # until installed) gets its depmod below.
+            for p in sorted(tree.rglob("*.ko*")):
+                if re.search(r"\.ko(\.(xz|zst|gz))?$", p.name):
+                    self.paths.setdefault(module_name(p), p)
             self._load_builtin(tree)
             return
         if not dep.exists():

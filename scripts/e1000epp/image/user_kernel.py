@@ -43,8 +43,9 @@ from e1000epp.common import paths
 from e1000epp.image import pagepool_series
 from e1000epp.image.build_tools import sha256_file
 from e1000epp.common.errors import StepError
-from e1000epp.image.kernel_modules import (bzimage_payload, bzimage_release,
-                                           modinfo, module_bytes)
+from e1000epp.image.kernel_modules import (KERNEL_TREE_MARK, bzimage_payload,
+                                           bzimage_release, modinfo,
+                                           module_bytes)
 
 GUESTS_DIR = os.path.join(paths.BUILD, "guests")
 DEBIAN_KERNELS = {"6.1": "bookworm", "6.12": "bookworm-backports"}
@@ -129,6 +130,8 @@ def _kernel_tree_modules(tree):
     farm = os.path.join(GUESTS_DIR, "kernel-tree-" + tag)
     shutil.rmtree(farm, ignore_errors=True)
     os.makedirs(farm)
+    with open(os.path.join(farm, KERNEL_TREE_MARK), "w") as f:
+        f.write(os.path.realpath(tree) + "\n")
     for name in KERNEL_TREE_LISTS:
         if os.path.isfile(os.path.join(tree, name)):
             os.symlink(os.path.realpath(os.path.join(tree, name)),

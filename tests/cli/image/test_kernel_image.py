@@ -127,3 +127,55 @@ def test_the_same_driver_is_built_once_per_image(tmp_path, monkeypatch):
     os.unlink(tmp_path / "e1000e-2.ko")
     user_kernel._built_driver("src", "/h/other", out, print)
     assert built == ["/h/6.12", "/h/other", "/h/other"]
+
+
+def fake_module(path, depends):
+    """A module's bytes as far as the lookup reads them: its .modinfo
+    strings (NUL-terminated key=value, include/linux/moduleparam.h)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = b"\0license=GPL\0depends=" + depends.encode() + b"\0name=x\0"
+    if path.name.endswith(".xz"):
+        data = lzma.compress(data)
+    path.write_bytes(data)
+
+
+def test_a_built_kernel_trees_modules_load_by_their_depends(tmp_path):
+    """run --kernel-tree: no modules.dep, compressed or not, the order
+    from each module's depends (the series' e1000e needs libeth)."""
+    tree = tmp_path / "farm"
+    fake_module(tree / "drivers/net/intel/e1000e/e1000e.ko", "libeth")
+    fake_module(tree / "drivers/net/intel/libeth/libeth.ko.xz", "")
+    (tree / "modules.order").write_text("")
+    (tree / "modules.builtin").write_text("kernel/lib/crc32.ko\n")
+    (tree / kernel_modules.KERNEL_TREE_MARK).write_text(str(tree) + "\n")
+    mods = kernel_modules.ModuleTree(tree, "6.12.0", None, print)
+    order = []
+    mods.load_order("e1000e", order, set())
+    assert order == ["libeth", "e1000e"]
+
+
+def test_a_debian_packages_tree_gets_its_depmod(tmp_path, monkeypatch):
+    """linux-image-*.deb ships modules.order and modules.builtin but no
+    modules.dep (dpkg's postinst runs depmod): the lookup runs depmod
+    over the unpacked tree, whatever its modules are compressed with."""
+    root = tmp_path / "unpacked"
+    tree = root / "lib" / "modules" / "6.12.95+deb12-amd64"
+    fake_module(tree / "kernel/drivers/e1000e/e1000e.ko.xz", "libeth")
+    fake_module(tree / "kernel/drivers/libeth/libeth.ko.xz", "")
+    (tree / "modules.order").write_text("")
+    (tree / "modules.builtin").write_text("")
+    calls = []
+
+    def depmod(argv, what):
+        calls.append(argv)
+        (tree / "modules.dep").write_text(
+            "kernel/drivers/e1000e/e1000e.ko.xz: "
+            "kernel/drivers/libeth/libeth.ko.xz\n"
+            "kernel/drivers/libeth/libeth.ko.xz:\n")
+    monkeypatch.setattr(kernel_modules, "run", depmod)
+    mods = kernel_modules.ModuleTree(tree, "6.12.95+deb12-amd64", None,
+                                     print)
+    assert calls == [["depmod", "-b", str(root), "6.12.95+deb12-amd64"]]
+    order = []
+    mods.load_order("e1000e", order, set())
+    assert order == ["libeth", "e1000e"]
