@@ -12,6 +12,7 @@ is kept while its patches and kernel version are unchanged; the
 source package is fetched once and shared.
 """
 
+import fcntl
 import glob
 import hashlib
 import os
@@ -93,8 +94,19 @@ def _stamp(bug):
 
 def prepare(word, log=print):
     """The --driver-src directory of the word's tree, made if it is not
-    current."""
+    current. One process at a time per tree: apply.sh empties the tree
+    before it unpacks, so a second maker (a `mutate` beside a `run`, the
+    functional tests' workers) would pull it from under the first."""
     bug = parse(word)
+    os.makedirs(paths.BUILD, exist_ok=True)
+    # The series' tree too: a fixture's tree links its source package.
+    lock_path = os.path.join(paths.BUILD, ".pagepool-e1000e.lock")
+    with open(lock_path, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _prepare(word, bug, log)
+
+
+def _prepare(word, bug, log):
     out = out_dir(bug)
     src = os.path.join(out, E1000E)
     stamp_path = os.path.join(out, STAMP)
