@@ -133,6 +133,24 @@ void reply_data(const char *text, size_t len)
     write_all(serial_fd, line, n);
 }
 
+size_t reply_lines(char *buf, size_t fill, size_t size)
+{
+    char *nl;
+
+    while ((nl = memchr(buf, '\n', fill)) != NULL) {
+        size_t len = nl - buf;
+
+        reply_data(buf, len);
+        memmove(buf, nl + 1, fill - len - 1);
+        fill -= len + 1;
+    }
+    if (fill == size) {
+        reply_data(buf, fill);
+        fill = 0;
+    }
+    return fill;
+}
+
 /* Split @s at spaces into at most @max words; returns the count. */
 static int split_words(char *s, char **argv, int max)
 {

@@ -27,6 +27,12 @@ int64_t now_ms(void);
 void reply(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* One "D <text>" data line; control characters become '?'. */
 void reply_data(const char *text, size_t len);
+/*
+ * The complete lines of @buf's @fill bytes as data lines, the unfinished
+ * last one moved to the front (all of it if it fills @size: cut there).
+ * Returns what is left in @buf.
+ */
+size_t reply_lines(char *buf, size_t fill, size_t size);
 /* Wait until @fd is readable or @deadline (now_ms) passes; true if readable. */
 bool wait_readable(int fd, int64_t deadline);
 

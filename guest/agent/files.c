@@ -36,7 +36,6 @@ static void read_one(const char *path)
     reply_data(head, n < (int)sizeof(head) ? (size_t)n : sizeof(head) - 1);
     while (total < AGENT_READ_MAX) {
         ssize_t got = read(fd, buf + fill, sizeof(buf) - fill);
-        char *nl;
 
         if (got < 0 && errno == EINTR) {
             continue;
@@ -46,17 +45,7 @@ static void read_one(const char *path)
         }
         fill += got;
         total += got;
-        while ((nl = memchr(buf, '\n', fill)) != NULL) {
-            size_t len = nl - buf;
-
-            reply_data(buf, len);
-            memmove(buf, nl + 1, fill - len - 1);
-            fill -= len + 1;
-        }
-        if (fill == sizeof(buf)) {
-            reply_data(buf, fill);
-            fill = 0;
-        }
+        fill = reply_lines(buf, fill, sizeof(buf));
     }
     if (fill > 0) {
         reply_data(buf, fill);

@@ -56,7 +56,6 @@ void shell_run(int timeout_s, const char *command)
         struct pollfd pfd = { .fd = pipefd[0], .events = POLLIN };
         int64_t left = deadline - now_ms();
         ssize_t n;
-        char *nl;
 
         if (left <= 0) {
             timed_out = true;
@@ -74,17 +73,7 @@ void shell_run(int timeout_s, const char *command)
             break;
         }
         fill += n;
-        while ((nl = memchr(buf, '\n', fill)) != NULL) {
-            size_t len = nl - buf;
-
-            reply_data(buf, len);
-            memmove(buf, nl + 1, fill - len - 1);
-            fill -= len + 1;
-        }
-        if (fill == sizeof(buf)) {
-            reply_data(buf, fill);
-            fill = 0;
-        }
+        fill = reply_lines(buf, fill, sizeof(buf));
     }
     if (fill > 0) {
         reply_data(buf, fill);
