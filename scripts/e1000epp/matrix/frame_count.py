@@ -166,6 +166,15 @@ def snapshot(vm, ifname="eth0"):
             "peer_in": peer["frames_in"]}
 
 
+# The boundaries, as the evidence and a failed check name them.
+RX_WIRE = "rx wire: peer sent - (device delivered + drops)"
+RX_DRIVER = "rx driver: device delivered - handed to the stack"
+TX_DRIVER = "tx driver: handed down by the stack - device sent"
+TX_WIRE = "tx wire: device sent + PAUSE - peer got"
+TX_END_TO_END = "tx end to end: handed down by the stack - peer got"
+TX_BUSY_RETURNS = "tx driver: NETDEV_TX_BUSY returns"
+
+
 def balances(a, b):
     """{boundary: frames unaccounted} between two snapshots (0 when every
     frame is where it should be); device boundaries only where the
@@ -176,22 +185,17 @@ def balances(a, b):
     if a["device"] is not None and b["device"] is not None:
         dev = {k: b["device"][k] - a["device"][k] for k in DEVICE}
         fates = sum(dev[k] for k in RX_FATES)
-        out["rx wire: peer sent - (device delivered + drops)"] = \
-            d("peer_out") - dev[RX_DELIVERED] - fates
-        out["rx driver: device delivered - handed to the stack"] = \
-            dev[RX_DELIVERED] - d("stack_up")
-        out["tx driver: handed down by the stack - device sent"] = \
-            d("stack_down") - dev[TX_SENT]
-        out["tx wire: device sent + PAUSE - peer got"] = \
-            dev[TX_SENT] + dev[PAUSE_SENT] - d("peer_in")
+        out[RX_WIRE] = d("peer_out") - dev[RX_DELIVERED] - fates
+        out[RX_DRIVER] = dev[RX_DELIVERED] - d("stack_up")
+        out[TX_DRIVER] = d("stack_down") - dev[TX_SENT]
+        out[TX_WIRE] = dev[TX_SENT] + dev[PAUSE_SENT] - d("peer_in")
     else:
         # The stock model counts nothing: the guest's own ends only.
-        out["tx end to end: handed down by the stack - peer got"] = \
-            d("stack_down") - d("peer_in")
+        out[TX_END_TO_END] = d("stack_down") - d("peer_in")
     # A busy return is counted twice by the start event; a driver that
     # stops its queue before its ring fills never gives one
     # (Documentation/networking/driver.rst).
-    out["tx driver: NETDEV_TX_BUSY returns"] = d("tx_busy")
+    out[TX_BUSY_RETURNS] = d("tx_busy")
     return out
 
 
@@ -199,8 +203,6 @@ def balances(a, b):
 # the frames it held unsent, which the driver's reset frees
 # (e1000_clean_tx_ring); how many depends on when the reset comes.
 RING_RESET = "frames the reset discarded (>= 0)"
-TX_DRIVER = "tx driver: handed down by the stack - device sent"
-RX_DRIVER = "rx driver: device delivered - handed to the stack"
 # Families whose event resets the MAC with the Tx ring loaded: the hang
 # (the reset task), the link loss (with the link gone the MAC sends
 # nothing, so e1000_watchdog_task resets it when Tx work is still
