@@ -324,7 +324,7 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
         frames0 = frame_count.begin(vm, g, checks, tlog)
         vectors0 = vectors.read(vm)
         pools0 = page_pools.begin(vm, checks, tlog, driver)
-        sanitizers.begin(vm, g)
+        sanitizers.begin(vm, g, checks)
         fills = IotlbFills(vm) if cell.iommu == "iommu" and \
             window is None else None
         ctx = TrafficContext(vm, cell, 0x10000 + index * 16, checks,

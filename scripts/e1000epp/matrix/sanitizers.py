@@ -13,18 +13,29 @@ cell's scan.
 
 import os
 
+from e1000epp.setup import debug_kernel
+
 KMEMLEAK = "/sys/kernel/debug/kmemleak"
 MOUNT = ("grep -q ' /sys/kernel/debug ' /proc/mounts || "
          "mount -t debugfs none /sys/kernel/debug")
 
 
-def begin(vm, g):
+def begin(vm, g, checks):
     """Whether this guest has kmemleak (cleared at the boot's first
-    cell)."""
+    cell). The sanitizing kernel without it (kmemleak off at boot, or
+    disabled by its own error) fails the cell: a run that asked for
+    leak checks would otherwise pass on none."""
     if g.kmemleak is None:
         rc, _ = vm.agent.sh(f"{MOUNT}; test -w {KMEMLEAK} && "
                             f"echo clear > {KMEMLEAK}", check=False)
         g.kmemleak = rc == 0
+    if not g.kmemleak:
+        rc, out = vm.agent.sh("uname -r", check=False)
+        release = out.strip()
+        if rc == 0 and release.endswith(debug_kernel.release_suffix()):
+            checks.true(f"kmemleak usable on the sanitizing kernel "
+                        f"({release})", False, f"{KMEMLEAK} is not "
+                        "writable: no leak is looked for")
     return g.kmemleak
 
 

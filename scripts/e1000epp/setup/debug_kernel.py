@@ -43,6 +43,12 @@ def fragment_options(path=FRAGMENT):
     return out
 
 
+def release_suffix(path=FRAGMENT):
+    """What the sanitizing kernel's release ends with (its
+    CONFIG_LOCALVERSION): how a booted guest is known to be it."""
+    return fragment_options(path).get("CONFIG_LOCALVERSION", "").strip('"')
+
+
 def unmet(config_text, wanted):
     """The fragment's options the final .config does not have."""
     have = {}

@@ -15,8 +15,9 @@ unreferenced object 0xffff888012345a00 (size 4096):
 
 
 class KmemleakVm:
-    def __init__(self, has, listing):
+    def __init__(self, has, listing, release="6.1.0-57-amd64"):
         self.agent, self.has, self.listing = self, has, listing
+        self.release = release
         self.commands = []
 
     def sh(self, command, timeout=60, check=True):
@@ -25,19 +26,34 @@ class KmemleakVm:
             return (0 if self.has else 1), ""
         if "echo scan" in command:
             return 0, self.listing
+        if command == "uname -r":
+            return 0, self.release + "\n"
         return 0, ""
 
 
 def test_a_kernel_without_kmemleak_is_not_judged(tmp_path):
     vm, g, checks = KmemleakVm(False, ""), Guest(), Checks()
-    assert sanitizers.begin(vm, g) is False
+    assert sanitizers.begin(vm, g, checks) is False
     sanitizers.judge(vm, g, checks, str(tmp_path))
     assert checks.items == []
 
 
+def test_the_sanitizing_kernel_without_kmemleak_fails_the_cell(tmp_path):
+    """configs/debug-kernel.config names the kernel -e1000epp-debug; booted
+    with kmemleak=off (or kmemleak disabled by its own error) it would
+    pass every cell on no leak check at all."""
+    release = "6.12.95-e1000epp-debug"
+    vm, g, checks = KmemleakVm(False, "", release), Guest(), Checks()
+    assert sanitizers.begin(vm, g, checks) is False
+    sanitizers.judge(vm, g, checks, str(tmp_path))
+    assert checks.failures() == [
+        f"kmemleak usable on the sanitizing kernel ({release}): "
+        "/sys/kernel/debug/kmemleak is not writable: no leak is looked for"]
+
+
 def test_leaks_fail_the_cell_with_the_report_kept(tmp_path):
     vm, g, checks = KmemleakVm(True, REPORT), Guest(), Checks()
-    assert sanitizers.begin(vm, g) is True
+    assert sanitizers.begin(vm, g, checks) is True
     assert "echo clear" in vm.commands[0]
     sanitizers.judge(vm, g, checks, str(tmp_path))
     assert checks.failures() == [
@@ -50,7 +66,7 @@ def test_leaks_fail_the_cell_with_the_report_kept(tmp_path):
 
 def test_a_clean_scan_passes(tmp_path):
     vm, g, checks = KmemleakVm(True, ""), Guest(), Checks()
-    sanitizers.begin(vm, g)
+    sanitizers.begin(vm, g, checks)
     sanitizers.judge(vm, g, checks, str(tmp_path))
     assert checks.failures() == []
     assert not (tmp_path / "kmemleak.txt").exists()
