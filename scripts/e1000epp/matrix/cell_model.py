@@ -286,6 +286,11 @@ def family_cells():
                    families=["dmafault"])
     cells += _grid([1500], ["strip"], ["msix"], ["noiommu", "iommu"],
                    families=["rpm"])
+    # System sleep with the interface up and down; up also with the FCS
+    # kept at a jumbo MTU on INTx (the resume sets up the one vector
+    # again).
+    cells += [Cell(1500, family="sleep"), Cell(1500, family="sleepdown"),
+              Cell(9000, "keep", "intx", family="sleep")]
     # The reset task in every interrupt mode, with the IOMMU (the reset
     # unmaps and maps every buffer again) and with a kept FCS.
     cells += [Cell(1500, "strip", "msix", family="txhang"),

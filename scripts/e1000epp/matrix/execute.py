@@ -40,8 +40,8 @@ import re
 import time
 
 from e1000epp.matrix import (buffer_layout, cell_model, diagnosis,
-                             frame_count, guest_cost, page_pools, report,
-                             sanitizers, vectors)
+                             families, frame_count, guest_cost, page_pools,
+                             report, sanitizers, vectors)
 from e1000epp.matrix.guest_io import (Checks, Guest, boot_args, cell_observed,
                                       check_iommu, check_irq_mode, configure,
                                       ethtool_stats, new_events, read_device,
@@ -287,7 +287,8 @@ def expected_drops(cell, burst):
              "rx-errored"] = ERR_MARKED
     if burst:
         want["rx-missed"] = burst["rx-missed"]
-    if fam and (fam.knob in ("link-drop", "reset-delay") or fam.suspend):
+    if fam and (fam.knob in ("link-drop", "reset-delay") or fam.suspend or
+                fam.sleep):
         # Frames arriving with the cable out or the function asleep are
         # the event itself (the peer's source resends them).
         del want["rx-not-ready"]
@@ -513,7 +514,9 @@ def run_cells(cells, device, report_dir, peer_bin, guest_dir=None,
                 extra = ["-D", guest_cost.trace_path(boot_dir)]
             vm = harness.Vm(device, boot_dir, append="e1000epp.load=0 " +
                             append, device_args=dev_args,
-                            guest_dir=guest_dir, extra_args=extra)
+                            guest_dir=guest_dir, extra_args=extra,
+                            bzimage=boot_key.partition("+")[2] in
+                            families.BZIMAGE_BOOTS)
             t0 = time.monotonic()
             try:
                 vm.start(peer_bin)

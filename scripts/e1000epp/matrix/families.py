@@ -76,7 +76,19 @@ RACE_LINK_DROP_MS = 9000
 # 0.9 s after the link, the reset over). Debian builds PREEMPT_DYNAMIC;
 # preempt=full lets the scheduler run the suspend beside the reset, as
 # a preemptible kernel or a second CPU does.
-BOOT_EXTRAS = {"preempt": "preempt=full"}
+#
+# System sleep (the sleep cells): QEMU's wake from S3 resets the machine
+# and SeaBIOS 1.16.2's resume path jumps to the kernel's waking vector
+# without opening the ICH9 LPC bridge's ACPI I/O window again (PMBASE,
+# ACPI_CNTL, which the reset cleared): the ACPI PM timer then reads
+# 0xffffff, the kernel's clocksource watchdog takes the TSC for the
+# unstable one and switches to the stopped PM timer, and guest time
+# stands still. tsc=reliable keeps the TSC (no watchdog). Those boots
+# also take the bzImage: woken from S3, a kernel booted through its PVH
+# entry point reset the machine instead of resuming (seen with QEMU
+# 10.0.13, Debian 6.1.0-57).
+BOOT_EXTRAS = {"preempt": "preempt=full", "sleep": "tsc=reliable"}
+BZIMAGE_BOOTS = ("sleep",)
 
 
 class Family:
@@ -87,13 +99,16 @@ class Family:
     def __init__(self, name, situations, what, knob=None, rx_all=False,
                  flow_control=True, burst=None, stats=None,
                  delivered=False, suspend=False, expect_log=(),
-                 boot=None):
+                 boot=None, sleep=None):
         self.name, self.situations, self.what = name, tuple(situations), what
         self.knob, self.rx_all, self.flow_control = knob, rx_all, flow_control
         self.burst = burst              # None, "mtu" or "long"
         self.stats = dict(stats or {})  # ethtool -S name: frames moved
         self.delivered = delivered      # marked frames reach the socket
         self.suspend = suspend          # runtime suspend between streams
+        # System sleep (S3) between the streams with the interface "up"
+        # or "down" (traffic_power.system_sleep).
+        self.sleep = sleep
         # Kernel log lines that are the family's event itself, not a
         # failure (the dmesg scan fails a cell on every other one).
         self.expect_log = tuple(expect_log)
@@ -143,6 +158,16 @@ FAMILIES = {f.name: f for f in (
            "function (D3hot), the link's return wakes it through PME, "
            "the driver resumes it and the second stream runs",
            suspend=True),
+    Family("sleep", [],
+           "between the two TCP streams, the guest suspended to RAM (S3: "
+           "/sys/power/state mem, mem_sleep deep) with the interface up "
+           "and woken by QMP system_wakeup: the driver's suspend and "
+           "resume callbacks, the device reset by the wake (it lost "
+           "power) and brought up again by the driver, then the second "
+           "stream and the checksum step", sleep="up", boot="sleep"),
+    Family("sleepdown", [],
+           "as sleep, with the interface down across the suspend and "
+           "brought up after the wake", sleep="down", boot="sleep"),
     Family("linkdrop", ["link-change-traffic"],
            f"the link dropped for {LINK_DROP_MS} ms (x-link-drop-ms) during "
            "the TCP stream peer -> guest", knob="link-drop"),

@@ -8,7 +8,7 @@ traffic_cost).
 from e1000epp.matrix.traffic_checksum import traffic_checksum
 from e1000epp.matrix.traffic_frames import traffic_burst, traffic_frames
 from e1000epp.matrix.traffic_power import (reset_vs_suspend, runtime_suspend,
-                                           tx_hang)
+                                           system_sleep, tx_hang)
 from e1000epp.matrix.traffic_streams import (traffic_tcp_rx, traffic_tcp_tx,
                                              traffic_truesize, traffic_udp)
 from e1000epp.vm import harness
@@ -29,6 +29,9 @@ def traffic(ctx):
         steps.insert(0, ("burst", traffic_burst))
     if cell.family and cell.family.suspend:
         steps.insert(-1, ("runtime suspend", runtime_suspend))
+    if cell.family and cell.family.sleep:
+        steps.insert(steps.index(("tcp peer->guest", traffic_tcp_rx)),
+                     ("system sleep", system_sleep))
     if cell.family and cell.family.knob == "tx-hold":
         steps.insert(0, ("tx hang", tx_hang))
     if cell.family and cell.family.knob == "reset-delay":

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """A matrix cell's power and reset steps: a runtime suspend without link
-and the PME wake, the driver's reset task against its runtime suspend,
-and a Tx hang the driver's reset must recover from.
+and the PME wake, a system sleep (S3) woken through QMP, the driver's
+reset task against its runtime suspend, and a Tx hang the driver's
+reset must recover from.
 """
 
 import re
@@ -54,6 +55,73 @@ def runtime_suspend(ctx):
                        lambda: carrier(vm), LINK_TIMEOUT, interval=0.2)
     checks.eq(f"the driver's wake cause (dmesg: {WAKE_CAUSE})",
               wakes() - wakes0, 1)
+
+
+# The ICH9 LPC bridge's ACPI I/O window (PMBASE at 0x40, ACPI_CNTL at
+# 0x44): QEMU's wake from S3 resets it and SeaBIOS's resume path does not
+# set it again (families.BOOT_EXTRAS), so the ACPI PM registers, the
+# power-off among them, are gone until the harness puts back what the
+# firmware set at boot.
+LPC_CONFIG = "/sys/bus/pci/devices/0000:00:1f.0/config"
+LPC_ACPI_WINDOW = (0x40, 8)
+# What the kernel prints once every device has resumed (kernel/power).
+SUSPEND_EXIT = "PM: suspend exit"
+
+
+def _config_bytes(vm, path, at, n):
+    _, out = sh(vm, f"od -An -tx1 -j{at} -N{n} {path}")
+    return [int(b, 16) for b in out.split()]
+
+
+def _write_config(vm, path, at, data):
+    octal = "".join(f"\\{b:03o}" for b in data)
+    sh(vm, f"printf '{octal}' | dd of={path} bs=1 seek={at} "
+           "conv=notrunc 2>/dev/null")
+
+
+def system_sleep(ctx):
+    """The guest suspended to RAM (S3) and woken by QMP system_wakeup,
+    with the interface up or down (the family's sleep): the driver's
+    system suspend and resume callbacks run, the wake's machine reset
+    takes the device's power as S3 does, and the driver must bring the
+    link and traffic back by itself."""
+    vm, checks, tlog, bound = ctx.vm, ctx.checks, ctx.tlog, ctx.bound
+    down = ctx.cell.family.sleep == "down"
+    lpc = _config_bytes(vm, LPC_CONFIG, *LPC_ACPI_WINDOW)
+    exits0 = vm.console_text().count(SUSPEND_EXIT)
+    if down:
+        sh(vm, "ip link set eth0 down")
+    # The agent answers before the guest freezes its tasks.
+    sh(vm, "echo deep > /sys/power/mem_sleep && "
+           "(sleep 1; echo mem > /sys/power/state) >/dev/null 2>&1 &")
+    tlog(f"suspend to RAM, interface {'down' if down else 'up'}")
+    try:
+        harness.wait_until("the guest in S3 (QEMU run state suspended)",
+                           lambda: vm.qmp.execute("query-status")
+                           ["status"] == "suspended", bound, interval=0.2)
+        tlog("QEMU run state suspended; system_wakeup")
+        vm.qmp.execute("system_wakeup")
+        harness.wait_until(f"the resume ({SUSPEND_EXIT!r} on the console)",
+                           lambda: vm.console_text().count(SUSPEND_EXIT)
+                           > exits0, bound, interval=0.2)
+        # Bytes sent while the UART was being restored are lost.
+        vm.agent.hello(timeout=bound)
+        tlog("resumed; the agent answers")
+    except harness.HarnessError as e:
+        checks.true("suspend to RAM and wake", False,
+                    str(e).splitlines()[0])
+        return
+    _write_config(vm, LPC_CONFIG, LPC_ACPI_WINDOW[0], lpc)
+    if down:
+        sh(vm, "ip link set eth0 up")
+    checks.eq("system sleeps the kernel finished (console: "
+              f"{SUSPEND_EXIT})",
+              vm.console_text().count(SUSPEND_EXIT) - exits0, 1)
+    checks.eq("the LPC bridge's ACPI window as the firmware set it",
+              _config_bytes(vm, LPC_CONFIG, *LPC_ACPI_WINDOW), lpc)
+    harness.wait_until("carrier on eth0 after the wake",
+                       lambda: carrier(vm), LINK_TIMEOUT, interval=0.2)
+    tlog("carrier back")
 
 
 # The Tx-hang step's frames: more than the Tx ring holds, of a run no

@@ -63,8 +63,10 @@ class Vm:
     def __init__(self, device, report_dir, append="", netdev_id="n0",
                  mac=GUEST_MAC, extra_args=(), boot_timeout=120, ipv6=False,
                  device_args=(), guest_dir=None, agent_ports=1,
-                 incoming=None, peer=None):
+                 incoming=None, peer=None, bzimage=False):
         self.device = device
+        # Boot the bzImage even where a PVH vmlinux exists (kernel()).
+        self.bzimage = bzimage
         self.report_dir = Path(report_dir)
         self.report_dir.mkdir(parents=True, exist_ok=True)
         self.netdev_id = netdev_id
@@ -151,12 +153,15 @@ class Vm:
 
     def kernel(self):
         """The image's kernel as QEMU boots it: the decompressed vmlinux
-        through its PVH entry point when the image has one (image/guest_image.py
+        through its PVH entry point when the image has one and bzimage
+        is not asked for (image/guest_image.py
         writes it for a kernel with CONFIG_PVH; the bzImage's own
         decompressor is about half of a boot under TCG), else the
         bzImage."""
         pvh = self.guest_dir / "vmlinux"
-        return pvh if pvh.exists() else self.guest_dir / "vmlinuz"
+        if pvh.exists() and not self.bzimage:
+            return pvh
+        return self.guest_dir / "vmlinuz"
 
     def console_text(self):
         try:

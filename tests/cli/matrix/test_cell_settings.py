@@ -35,7 +35,7 @@ def _cells():
 def test_the_default_matrix_carries_the_ten_configurations():
     cells = _cells()
     assert NEW <= set(cells)
-    assert len(cells) == 246
+    assert len(cells) == 249
     assert {c.name for c in cell_model.settings_cells()} == NEW
 
 
