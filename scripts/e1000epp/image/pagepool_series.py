@@ -35,6 +35,9 @@ BUGS = {
     "no-sync": "0006",
     "early-recycle": "0007",
     "csum-err": "0008",
+    "budget-drop": "0009",
+    "teardown-leak": "0010",
+    "silent-vector": "0011",
 }
 E1000E = os.path.join("linux", "drivers", "net", "ethernet", "intel",
                       "e1000e")

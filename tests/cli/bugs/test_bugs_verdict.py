@@ -57,6 +57,26 @@ REASONS = {
         "byte checked): got 8 (want 6), bad 2 (want 0)",
         "checksums (Rx offload on): 10 bad frames among 15 good on eth0: "
         "the driver's rx_csum_offload_errors (ethtool -S): got 0, want 10"),
+    "budget-drop": (
+        "every frame at every boundary (frames unaccounted: peer, device, "
+        "driver, stack): rx driver: device delivered - handed to the "
+        "stack 4 (want 0)",
+        "every frame at every boundary (frames unaccounted: peer, device, "
+        "driver, stack): tx wire: device sent + PAUSE - peer got 1 "
+        "(want 0)"),
+    "teardown-leak": (
+        "no page pool left with pages out by the driver's previous "
+        "instance (an interface down, a module unload): pool 7: 255 pages "
+        "(1044480 bytes) in flight after 5 s",
+        "the guest's page pools read (netlink page-pool-get): agent: "
+        "'POOLS' -> ERR genl: no such family"),
+    "silent-vector": (
+        "every vector the cell has a cause for fired (guest "
+        "/proc/interrupts and the device's messages): eth0 False "
+        "(want True)",
+        "every vector the cell has a cause for fired (guest "
+        "/proc/interrupts and the device's messages): eth0-rx-0 False "
+        "(want True)"),
     "reset-pm": (
         "the function untouched in D3hot while the reset task and the "
         "runtime suspend ran (device pm-violations): got 1, want 0",
