@@ -132,3 +132,26 @@ def judge(vm, checks, start, tlog):
                 "re-initialisations)", not left,
                 _describe(left) + f" after {BOUND:.0f} s")
     return {"start": was, "end": now, "pools": pools}
+
+
+def after_down(vm, checks, tlog):
+    """The boot's last cell, whose teardown no next cell's start would
+    see: the interface taken down (the guest is stopped next) and every
+    pool it destroyed freed within BOUND s (its pages back)."""
+    try:
+        vm.agent.sh("ip link del eth0.100 2>/dev/null; "
+                    "ip link set eth0 down")
+        pools = harness.poll_value(lambda: read(vm),
+                                   lambda p: not detached(p), BOUND,
+                                   interval=INTERVAL)
+    except harness.HarnessError as e:
+        checks.true("the guest's page pools read after the interface "
+                    "down", False, str(e).splitlines()[0])
+        return None
+    tlog(f"page pools after the interface down (the boot's last cell): "
+         f"{pools}")
+    left = detached(pools)
+    checks.true("no page pool detached with pages out after the interface "
+                "down (the boot's last cell)", not left,
+                _describe(left) + f" after {BOUND:.0f} s")
+    return pools

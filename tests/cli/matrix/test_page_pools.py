@@ -95,3 +95,42 @@ def test_a_kernel_without_page_pool_get_fails_only_the_series():
     assert cell([absent]) == [
         "the guest kernel lists page pools (netlink page-pool-get, Linux "
         "6.8+): absent, but the run's driver is the page-pool series"]
+
+
+class DownVm(PoolVm):
+    """PoolVm that also takes shell commands (the interface down)."""
+
+    def __init__(self, answers):
+        super().__init__(answers)
+        self.commands = []
+
+    def sh(self, command, timeout=60, check=True):
+        self.commands.append(command)
+        return 0, ""
+
+
+def test_the_boots_last_cell_takes_the_interface_down_and_judges_it():
+    """A driver that leaks at its teardown leaks nothing a cell sees
+    until the next down; after the boot's last cell nothing else would
+    take it down (the bugs fixture teardown-leak: 256 posted buffers)."""
+    leak = ([pool(7, 256, ifindex=None, detached=1765000000)], "pools=1")
+    vm, checks = DownVm([leak]), Checks()
+    page_pools.BOUND, old = 0.3, page_pools.BOUND
+    try:
+        pools = page_pools.after_down(vm, checks, lambda text: None)
+    finally:
+        page_pools.BOUND = old
+    assert vm.commands == ["ip link del eth0.100 2>/dev/null; "
+                           "ip link set eth0 down"]
+    assert pools[0]["inflight"] == 256
+    assert checks.failures() == [
+        "no page pool detached with pages out after the interface down "
+        "(the boot's last cell): pool 7: 256 pages (1048576 bytes) in "
+        "flight after 0 s"]
+
+
+def test_a_driver_that_returns_its_pages_at_the_down_passes():
+    gone = ([], "pools=0")
+    vm, checks = DownVm([gone]), Checks()
+    assert page_pools.after_down(vm, checks, lambda text: None) == []
+    assert checks.failures() == []
