@@ -43,6 +43,9 @@ def add_arguments(p):
     m.add_argument("--json", metavar="FILE",
                    help="also write the report's JSON to FILE ('-': "
                    "standard output)")
+    m.add_argument("--baseline", metavar="DIR",
+                   help="an earlier campaign (its directory or "
+                   "report.json) to compare the merged one with")
     p.add_argument("--driver", metavar="WORD",
                    help="a driver the project ships: 'pagepool' (the "
                    "page-pool series on Debian's 6.12; its patches are "
@@ -80,6 +83,10 @@ def add_arguments(p):
                    "(comma-separated ids, as --list prints them)")
     p.add_argument("--list", action="store_true",
                    help="list the mutants (id and diff) and stop")
+    p.add_argument("--baseline", metavar="DIR",
+                   help="an earlier campaign (its --out directory or "
+                   "report.json): the report gives both scores and every "
+                   "mutant whose verdict changed")
     p.add_argument("--json", metavar="FILE",
                    help="also write the report's JSON to FILE ('-': "
                    "standard output)")
@@ -104,6 +111,8 @@ def before_setup(args):
     kernel's headers)."""
     if args.action == "merge":
         return False
+    if args.baseline:
+        report.load_baseline(args.baseline)
     if args.driver:
         pagepool_series.parse(args.driver)
         for flag in ("driver_src", "base"):
@@ -186,6 +195,8 @@ def run(args):
     if args.action == "merge":
         return merge(args)
     before_setup(args)
+    baseline = report.load_baseline(args.baseline) if args.baseline \
+        else None
     src, patches, kernel, what = _sources(args)
     lines, final, applied = patch_lines.read(
         src, patch_paths=None if args.base else patches,
@@ -240,7 +251,7 @@ def run(args):
         judging.run(args, camp, b, final, lines, todo, line_of, kernel,
                     _log)
     meta = camp.meta()
-    data, text = report.write(out, meta, camp.records())
+    data, text = report.write(out, meta, camp.records(), baseline)
     print(text if len(text) < 4000 else "\n".join(
         text.splitlines()[:4] + ["..."] + text.splitlines()[-1:]))
     _write_json(args.json, data)
@@ -306,7 +317,10 @@ def merge(args):
                             "--out directories of mutate runs",
                             "check the paths")
     camp = campaign.merge(args.report, dirs)
-    data, text = report.write(args.report, camp.meta(), camp.records())
+    baseline = report.load_baseline(args.baseline) if args.baseline \
+        else None
+    data, text = report.write(args.report, camp.meta(), camp.records(),
+                              baseline)
     print(text if len(text) < 4000 else "\n".join(
         text.splitlines()[:4] + ["..."] + text.splitlines()[-1:]))
     _write_json(args.json, data)

@@ -11,9 +11,11 @@ build time of a mutant.
 
 import collections
 import html
+import json
 import os
 import statistics
 
+from e1000epp.common.errors import StepError
 from e1000epp.matrix.report import write_json
 from e1000epp.mutate import campaign as cp
 from e1000epp.mutate import operators
@@ -69,6 +71,53 @@ def summarise(meta, records):
     }
 
 
+def load_baseline(path):
+    """The report.json of an earlier campaign: its directory or the file
+    itself; StepError when it is neither."""
+    f = os.path.join(path, "report.json") if os.path.isdir(path) else path
+    try:
+        with open(f) as fh:
+            data = json.load(fh)
+        data["score"], data["lines"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise StepError(f"--baseline {path}: not a campaign's report",
+                        f"{f}: {e}", "give the --out directory of an "
+                        "earlier campaign (or its report.json)")
+    return data
+
+
+def _verdicts(data):
+    return {m["id"]: m["verdict"] for ln in data["lines"]
+            for m in ln["mutants"] if m.get("verdict")}
+
+
+def compare(data, base):
+    """What changed since the baseline campaign: both scores, and per
+    mutant id judged in both, a verdict that differs; mutants only in
+    one of them (the patch's lines moved or changed)."""
+    now, was = _verdicts(data), _verdicts(base)
+    changed = [{"id": i, "was": was[i], "now": now[i]}
+               for i in sorted(set(now) & set(was), key=operators.sort_key)
+               if now[i] != was[i]]
+    return {"score": base["score"], "changed": changed,
+            "new": sorted(set(now) - set(was), key=operators.sort_key),
+            "gone": sorted(set(was) - set(now), key=operators.sort_key)}
+
+
+def _baseline_text(data):
+    b = data.get("baseline")
+    if not b:
+        return []
+    was = b["score"]
+    out = ["", "against the baseline: " + (
+        f"score then {100 * was['score']:.1f} % ({was['killed']} of "
+        f"{was['killed'] + was['survived']})" if was.get("score") is not None
+        else "no score then") + f"; {len(b['changed'])} verdicts changed, "
+        f"{len(b['new'])} mutants new, {len(b['gone'])} gone"]
+    out += [f"  {c['id']}: {c['was']} -> {c['now']}" for c in b["changed"]]
+    return out
+
+
 def _score_line(data):
     s = data["score"]
     if s["score"] is None:
@@ -110,6 +159,7 @@ def text(data):
         out += ["", "survivors (and the cells that reached them):"]
         out += [f"  {s['id']}: " + (", ".join(s["cells"]) or "?")
                 for s in data["survivors"]]
+    out += _baseline_text(data)
     out.append("")
     out.append(_score_line(data))
     return "\n".join(out) + "\n"
@@ -171,6 +221,9 @@ def write_html(path, data):
             row.append("</tr>")
             out.append("".join(row))
     out.append("</table>")
+    if data.get("baseline"):
+        out.append("<h2>Against the baseline</h2><pre>" + e("\n".join(
+            _baseline_text(data)[1:])) + "</pre>")
     if data["equivalents"]:
         out.append("<h2>Equivalent mutants</h2><ul>")
         out += [f"<li>{e(x['id'])}: {e(x['reason'] or '')}</li>"
@@ -185,9 +238,13 @@ def write_html(path, data):
         f.write("\n".join(out) + "\n")
 
 
-def write(campaign_dir, meta, records):
-    """report.txt, report.json, report.html; returns (data, text)."""
+def write(campaign_dir, meta, records, baseline=None):
+    """report.txt, report.json, report.html; returns (data, text).
+    baseline: an earlier campaign's report (load_baseline) to compare
+    with."""
     data = summarise(meta, records)
+    if baseline is not None:
+        data["baseline"] = compare(data, baseline)
     t = text(data)
     with open(os.path.join(campaign_dir, "report.txt"), "w") as f:
         f.write(t)

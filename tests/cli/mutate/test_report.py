@@ -97,3 +97,46 @@ def test_nothing_judged_has_no_score(tmp_path):
         "netdev.c:10:rel:0": _rec("netdev.c:10:rel:0", cp.BUILT)})
     assert data["score"]["score"] is None
     assert "no mutant judged in a VM yet" in text
+
+
+def test_a_baseline_gives_both_scores_and_each_changed_verdict(tmp_path):
+    """An earlier campaign of the same patch, before a check was added:
+    rel:1 survived then and is killed now; del:0 is new (its line
+    changed), swap:9 is gone."""
+    before = tmp_path / "before"
+    before.mkdir()
+    meta = {"lines": LINES[:2], "mutants": ["netdev.c:10:rel:0",
+                                            "netdev.c:10:rel:1",
+                                            "netdev.c:11:swap:9"]}
+    report.write(str(before), meta, {
+        "netdev.c:10:rel:0": _rec("netdev.c:10:rel:0", cp.KILLED),
+        "netdev.c:10:rel:1": _rec("netdev.c:10:rel:1", cp.SURVIVED),
+        "netdev.c:11:swap:9": _rec("netdev.c:11:swap:9", cp.SURVIVED)})
+    now = tmp_path / "now"
+    now.mkdir()
+    meta = {"lines": LINES[:2], "mutants": ["netdev.c:10:rel:0",
+                                            "netdev.c:10:rel:1",
+                                            "netdev.c:11:del:0"]}
+    data, text = report.write(str(now), meta, {
+        "netdev.c:10:rel:0": _rec("netdev.c:10:rel:0", cp.KILLED),
+        "netdev.c:10:rel:1": _rec("netdev.c:10:rel:1", cp.KILLED),
+        "netdev.c:11:del:0": _rec("netdev.c:11:del:0", cp.SURVIVED)},
+        report.load_baseline(str(before)))
+    assert data["baseline"] == {
+        "score": {"killed": 1, "survived": 2, "score": 0.3333},
+        "changed": [{"id": "netdev.c:10:rel:1", "was": cp.SURVIVED,
+                     "now": cp.KILLED}],
+        "new": ["netdev.c:11:del:0"], "gone": ["netdev.c:11:swap:9"]}
+    assert "against the baseline: score then 33.3 % (1 of 3); 1 verdicts " \
+        "changed, 1 mutants new, 1 gone\n  netdev.c:10:rel:1: survived " \
+        "-> killed" in text
+    assert "<h2>Against the baseline</h2>" in \
+        open(now / "report.html").read()
+
+
+def test_a_baseline_that_is_no_report_is_refused(tmp_path):
+    import pytest
+    from e1000epp.common.errors import StepError
+    with pytest.raises(StepError) as e:
+        report.load_baseline(str(tmp_path))
+    assert e.value.what == f"--baseline {tmp_path}: not a campaign's report"
