@@ -81,6 +81,7 @@ LONG_UNITS = (
     "test_user_kernel.py::test_user_kernel_with_its_module_tree",
     "test_user_kernel.py::test_kernel_tree_boots_its_bzimage_with_its_modules",
     "test_matrix_cost.py",                              # ~20
+    "test_system_sleep.py",                             # ~19 (bzImage)
     "test_user_kernel.py::test_kernel_without_e1000e",  # 17-19
     "test_smoke.py",                                    # ~17
 )
