@@ -346,3 +346,71 @@ void test_tx_data_read_failure_writes_no_dd_and_stops(void)
     tx_restart_sends_both(f, frame, sizeof(frame));
     fake_free(f);
 }
+
+/* RFC 1071 one's complement sum of len bytes (len even), not folded. */
+static uint32_t sum16(const uint8_t *p, size_t len)
+{
+    uint32_t s = 0;
+    size_t i;
+
+    for (i = 0; i + 1 < len; i += 2) {
+        s += (uint32_t)p[i] << 8 | p[i + 1];
+    }
+    return s;
+}
+
+/*
+ * One UDP/IPv4 (or TCP-marked) frame through a checksum context: TUCSS
+ * 34, TUCSO 40 (the UDP checksum), TUCMD.IP, TUCMD.TCP as given, then a
+ * data descriptor with POPTS.TXSM. The payload's last two bytes make the
+ * one's complement sum of bytes 34..end 0xffff, so the checksum computes
+ * to 0. Returns the checksum field as sent.
+ */
+static uint16_t tx_checksum_that_computes_to_zero(bool tcp_bit)
+{
+    Fake *f = up_device();
+    uint8_t frame[64];
+    uint8_t *ctx = f->mem + TX_RING, *data = ctx + 16;
+    uint32_t s;
+    uint16_t got;
+
+    tx_ring(f, 8);
+    make_frame(frame, sizeof(frame), 2);
+    frame[12] = 0x08;                               /* IPv4 */
+    frame[13] = 0x00;
+    frame[40] = frame[41] = 0;                      /* checksum field */
+    frame[62] = frame[63] = 0;
+    s = sum16(frame + 34, sizeof(frame) - 34);
+    s = (s & 0xffff) + (s >> 16);
+    s = (s & 0xffff) + (s >> 16);
+    frame[62] = (0xffff - s) >> 8;                  /* the sum: 0xffff */
+    frame[63] = (0xffff - s) & 0xff;
+    memcpy(f->mem + TX_BUF, frame, sizeof(frame));
+
+    memset(ctx, 0, 32);
+    ctx[4] = 34;                                    /* TUCSS */
+    ctx[5] = 40;                                    /* TUCSO */
+    ctx[11] = 0x20 | 0x02 | (tcp_bit ? 0x01 : 0);   /* DEXT IP [TCP] */
+    put64(data, TX_BUF);
+    data[8] = sizeof(frame);
+    data[10] = 0x10;                                /* DTYP 1: data */
+    data[11] = 0x20 | 0x08 | 0x02 | 0x01;           /* DEXT RS IFCS EOP */
+    data[13] = 0x02;                                /* POPTS.TXSM */
+    wr(f, 0x03818, 2);
+    CHECK_EQ(f->nframes, 1);
+    got = (uint16_t)(f->frames[0].data[40] << 8 | f->frames[0].data[41]);
+    fake_free(f);
+    return got;
+}
+
+/*
+ * RFC 768: a computed UDP checksum of zero is transmitted as all ones
+ * (zero means "none" over IPv4, and is invalid over IPv6). The kernel's
+ * drivers/net/hw/csum.py checks it (tx_udp_zero_checksum). TCP has no
+ * such rule: its zero stays.
+ */
+void test_tx_udp_checksum_of_zero_goes_out_as_ffff(void)
+{
+    CHECK_EQ(tx_checksum_that_computes_to_zero(false), 0xffff);
+    CHECK_EQ(tx_checksum_that_computes_to_zero(true), 0x0000);
+}

@@ -234,6 +234,7 @@ static const struct {
     T(test_rx_oversize_without_lpe_counts_roc),
     T(test_tx_legacy_frame_bytes_and_dd_only_with_rs),
     T(test_tx_pads_short_frames_with_psp),
+    T(test_tx_udp_checksum_of_zero_goes_out_as_ffff),
     T(test_tx_wthresh_holds_dd_until_tidv),
     T(test_tso_context_reload_mid_packet_cannot_overrun_txbuf),
     T(test_tso_mss_zero_mid_packet_does_not_hang),

@@ -163,6 +163,7 @@ void test_ivar_bit31_tx_interrupt_skips_ide_delay(void);
 void test_tso_context_reload_mid_packet_cannot_overrun_txbuf(void);
 void test_tso_mss_zero_mid_packet_does_not_hang(void);
 void test_tx_pads_short_frames_with_psp(void);
+void test_tx_udp_checksum_of_zero_goes_out_as_ffff(void);
 void test_tx_tail_outside_ring_is_ignored(void);
 void test_tx_writeback_whole_descriptor_with_wthresh(void);
 void test_tx_one_tdt_write_walks_at_most_256_descriptors(void);

@@ -57,10 +57,16 @@ static void tx_trace(E1000EPPCore *c, size_t len, const char *what)
     }
 }
 
-/* Store ~sum(buf[start..end)) at buf[at]; end == 0 means the packet end. */
+/*
+ * Store ~sum(buf[start..end)) at buf[at]; end == 0 means the packet end.
+ * A UDP checksum that comes out as 0 goes out as 0xffff: 0 means "no
+ * checksum" over IPv4 and is not allowed over IPv6 (RFC 768, RFC 8200
+ * 8.1), which Linux relies on when it hands UDP/IPv6 to the device.
+ */
 static void insert_csum(uint8_t *buf, size_t len, size_t start, size_t end,
-                        size_t at, uint32_t extra)
+                        size_t at, uint32_t extra, bool udp)
 {
+    uint16_t csum;
     uint32_t sum;
 
     if (!end || end >= len) {
@@ -72,7 +78,8 @@ static void insert_csum(uint8_t *buf, size_t len, size_t start, size_t end,
         return;
     }
     sum = e1000e_pp_csum_add(extra, buf + start, end - start);
-    put_be16(buf + at, (uint16_t)~e1000e_pp_csum_fold(sum));
+    csum = (uint16_t)~e1000e_pp_csum_fold(sum);
+    put_be16(buf + at, udp && !csum ? 0xffff : csum);
 }
 
 /* Put the frame on the wire with the VLAN tag and padding applied. */
@@ -125,13 +132,15 @@ static void tx_finish_plain(E1000EPPCore *c, size_t len)
     uint8_t *f = tx_frame(c);
 
     if (p->ic) {
-        insert_csum(f, len, p->css, 0, p->cso, 0);
+        /* Legacy: the descriptor does not say which protocol. */
+        insert_csum(f, len, p->css, 0, p->cso, 0, false);
     }
     if (p->ixsm) {
-        insert_csum(f, len, x->ipcss, x->ipcse, x->ipcso, 0);
+        insert_csum(f, len, x->ipcss, x->ipcse, x->ipcso, 0, false);
     }
     if (p->txsm) {
-        insert_csum(f, len, x->tucss, x->tucse, x->tucso, 0);
+        insert_csum(f, len, x->tucss, x->tucse, x->tucso, 0,
+                    !(x->tucmd & TUCMD_TCP));
     }
     tx_emit(c, len);
 }
@@ -154,7 +163,7 @@ static void tx_emit_segment(E1000EPPCore *c, uint32_t pay, bool last)
         if (p->ixsm && x->ipcso + 2u <= hl) {
             put_be16(f + x->ipcso, 0);
             insert_csum(f, len, x->ipcss, x->ipcse ? x->ipcse : hl - 1,
-                        x->ipcso, 0);
+                        x->ipcso, 0, false);
         }
     } else if (x->ipcss + 6u <= hl) {
         put_be16(f + x->ipcss + 4, (uint16_t)(len - x->ipcss - 40));
@@ -174,7 +183,8 @@ static void tx_emit_segment(E1000EPPCore *c, uint32_t pay, bool last)
      * L4 length and sums the segment.
      */
     if (p->txsm && l4 < len) {
-        insert_csum(f, len, l4, 0, x->tucso, (uint32_t)(len - l4));
+        insert_csum(f, len, l4, 0, x->tucso, (uint32_t)(len - l4),
+                    !(x->tucmd & TUCMD_TCP));
     }
     tx_emit(c, len);
     p->payload_sent += pay;
