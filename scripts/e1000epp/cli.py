@@ -275,6 +275,16 @@ def _do_mutate(args):
     return mutate_command.run(args)
 
 
+def _kselftest_args(p):
+    from e1000epp.kselftest import command as kselftest_command
+    kselftest_command.add_arguments(p)
+
+
+def _do_kselftest(args):
+    from e1000epp.kselftest import command as kselftest_command
+    return kselftest_command.run(args)
+
+
 def cmd_qemu(args):
     if not os.access(paths.QEMU_BIN, os.X_OK):
         print("error: the emulator is not built yet (%s)\n"
@@ -335,6 +345,10 @@ COMMANDS = [
             "ones (identical object) set aside; a report line by line "
             "(mutate merge: shards into one)", _mutate_args, _do_mutate,
             SETUP_ALL),
+    Command("kselftest", "the kernel's own driver selftests (drivers/net, "
+            "drivers/net/hw) in the guest against a second NIC on the wire "
+            "in a network namespace; KTAP and JUnit in the report",
+            _kselftest_args, _do_kselftest, SETUP_ALL),
 ]
 
 

@@ -21,7 +21,7 @@ LAYERS = (
     ("vm", "image"),
     ("setup",),
     ("matrix",),
-    ("soak", "bench", "fuzz", "race", "bugs", "mutate"),
+    ("soak", "bench", "fuzz", "race", "bugs", "mutate", "kselftest"),
     ("selftest",),
     ("cli",),
 )
