@@ -24,6 +24,7 @@ no selftest case failed (skips and expected failures pass), else 1.
 
 import json
 import os
+import re
 import sys
 import time
 
@@ -40,8 +41,13 @@ TESTS = (
     "drivers/net/stats.py",
     "drivers/net/queues.py",
     "drivers/net/hw/csum.py",
-    "drivers/net/hw/rss_ctx.py",
     "drivers/net/hw/pp_alloc_fail.py",
+)
+# Run only when -k names them: what they judge is mostly the guest's
+# tools and the driver's missing ethtool operations, not the Rx/Tx path
+# (docs/usage/kselftest.md).
+OPTIONAL = (
+    "drivers/net/hw/rss_ctx.py",
 )
 # Those of the two directories left out, and why (docs/usage/kselftest.md).
 NOT_RUN = {
@@ -53,6 +59,39 @@ NOT_RUN = {
     "drivers/net/hw/*.sh": "the forwarding library's two-port topologies "
     "(mausezahn, jq, tc) with both ports in one namespace",
 }
+
+
+# What a known failure names, by the text it prints: (selftest, regular
+# expression over the case's diagnostics or a crash's output, what it
+# means). docs/usage/kselftest.md has the evidence for each.
+KNOWN = (
+    ("drivers/net/hw/csum.py",
+     r"zero csum: field should be 0xFFFF, is 0x0",
+     "device gap: e1000e-pp inserts a UDP checksum that computes to zero "
+     "as 0x0000; RFC 768 (and the test) want 0xFFFF, which QEMU's stock "
+     "e1000e model sends"),
+    ("drivers/net/stats.py", r"driver does not report stats",
+     "driver gap: e1000e reports pause settings but no pause statistics "
+     "(no get_pause_stats; the 82574's XON/XOFF counters stay in "
+     "ethtool -S)"),
+    (None, r"Family 'netdev' not supported by the kernel",
+     "kernel: no netdev netlink family in this kernel (6.12's tests "
+     "need it); no verdict on the device or driver"),
+    (None, r"ethtool: bad command line argument",
+     "guest tool: bookworm's ethtool 6.1 has no --json for this option; "
+     "no verdict on the device or driver"),
+    ("drivers/net/hw/rss_ctx.py", r"error: -95",
+     "driver: e1000e has no ethtool channels operations (EOPNOTSUPP) and "
+     "the test does not skip on it"),
+)
+
+
+def explain(test, text):
+    """What a failure means, when KNOWN names it; else None."""
+    for t, pattern, meaning in KNOWN:
+        if (t is None or t == test) and re.search(pattern, text):
+            return meaning
+    return None
 
 
 def add_arguments(p):
@@ -84,13 +123,15 @@ def before_setup(args):
         user_kernel.validate(args)
     if args.k and not selected(args.k):
         raise StepError(f"-k {args.k!r} selects no selftest",
-                        "the selftests are " + ", ".join(TESTS),
+                        "the selftests are " + ", ".join(TESTS + OPTIONAL),
                         "give part of one of their paths")
     return True
 
 
 def selected(k):
-    return [t for t in TESTS if not k or k.lower() in t.lower()]
+    if not k:
+        return list(TESTS)
+    return [t for t in TESTS + OPTIONAL if k.lower() in t.lower()]
 
 
 def summarize(doc, rc):
@@ -143,10 +184,17 @@ def case_table(runs):
         for r in (doc.results if doc else []):
             why = f"  ({r.reason})" if r.reason else ""
             lines.append(f"  {r.outcome.upper():7} {r.name}{why}")
+            known = explain(st["test"], "\n".join(r.diagnostics)) \
+                if r.outcome in ktap.FAILING else None
+            if known:
+                lines.append(f"          -> {known}")
         if not doc or not doc.results:
             last = [ln for ln in st["output"] if ln.strip()][-1:]
             lines.append("  ERROR   no KTAP result: " +
                          (last[0].strip() if last else "no output"))
+            known = explain(st["test"], "\n".join(st["output"]))
+            if known:
+                lines.append(f"          -> {known}")
     return lines
 
 
@@ -245,9 +293,18 @@ def _write(args, report, runs, info, desc, t0, t_boot):
             "boot_seconds": round(t_boot or 0, 1), "totals": totals,
             "selftests": [{"test": st["test"], "rc": st["rc"],
                            "seconds": round(st["seconds"], 1),
+                           "ended_early": None if st["document"] and
+                           st["document"].results else
+                           (explain(st["test"], "\n".join(st["output"]))
+                            or "no KTAP result"),
                            "cases": [{"name": r.name,
                                       "outcome": r.outcome,
-                                      "reason": r.reason}
+                                      "reason": r.reason,
+                                      "known": explain(
+                                          st["test"],
+                                          "\n".join(r.diagnostics))
+                                      if r.outcome in ktap.FAILING
+                                      else None}
                                      for r in (st["document"].results
                                                if st["document"] else [])]}
                           for st in runs]}

@@ -46,7 +46,7 @@ from e1000epp.common import paths
 from e1000epp.common.errors import StepError
 from e1000epp.image.build_tools import GuestBuildError, run, sha256_file
 from e1000epp.image.cpio import Cpio
-from e1000epp.image.debian_packages import Packages
+from e1000epp.image.debian_packages import Packages, apt_fields
 from e1000epp.image.elf_libraries import LIB_DIR, library_closure
 from e1000epp.image.kernel_modules import ModuleTree, module_bytes
 
@@ -342,7 +342,24 @@ def _overlay(src, pkgs, manifest, remote, out, log):
     for f in sorted(yaml.glob("*.py")):
         put(f"usr/lib/python3/dist-packages/yaml/{f.name}", f)
     have = set(manifest.get("libraries", []))
+    # The library packages the last build found, unpacked first (one
+    # apt-cache call): each one found by dpkg -S costs seconds.
+    known = Path(CACHE) / "library-packages.json"
+    try:
+        names = [n for n in json.loads(known.read_text())
+                 if n not in pkgs.roots]
+    except (OSError, ValueError):
+        names = []
+    if names:
+        try:
+            apt_fields(*names)
+            for n in names:
+                pkgs.unpack(n)
+        except GuestBuildError:
+            pass            # found again below
     libs = library_closure(elves, pkgs)
+    known.write_text(json.dumps(sorted(
+        set(pkgs.roots) - set(PACKAGES))) + "\n")
     libs.pop("@interp", None)
     for soname, f in sorted(libs.items()):
         if soname not in have:
@@ -360,7 +377,7 @@ def _overlay(src, pkgs, manifest, remote, out, log):
             put(f"{GUEST_TREE}/{rel}", full, mode)
     put(LAUNCHER, Path(__file__).with_name("launch.py"))
     put(f"{GUEST_TREE}/{SELFTESTS}/net/lib/csum",
-        Path(build_csum(src, str(out.parent), log)), 0o755)
+        Path(build_csum(src, CACHE, log)), 0o755)
 
     order = []
     rel = manifest["kernel"]["release"]

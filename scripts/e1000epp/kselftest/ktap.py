@@ -123,8 +123,10 @@ def _parse_doc(lines, i, level):
         if m_ver and ind > level:
             pending_sub, i = _parse_doc(lines, i, ind)
             continue
-        if (m_ver or m_res or m_plan) and ind < level:
-            break           # the parent's line
+        if (m_ver or m_res or m_plan or stripped.startswith("#")) and \
+                ind < level:
+            break           # the parent's line (unknown lines may be
+            #                 indented or not: they stay here)
         if m_ver and ind == level:
             if doc.version is not None:
                 break       # a second document at this level
