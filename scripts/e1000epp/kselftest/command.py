@@ -278,6 +278,8 @@ def _write(args, report, runs, info, desc, t0, t_boot):
             f"{ks_guest.REMOTE_V4}" +
             (f", {ks_guest.LOCAL_V6} / {ks_guest.REMOTE_V6}"
              if args.ipv6 else "")]
+    head.append(f"note: csum receivers wait {ks_image.CSUM_RX_WINDOW} s "
+                "for the sender, not 1-2 s (TCG)")
     if info.get("shim_remote_ifname"):
         head.append("note: this release's NetDrvEpEnv lacks "
                     "remote_ifname; the launcher supplies it "

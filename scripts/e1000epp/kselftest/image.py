@@ -93,6 +93,19 @@ SOURCE_PATHS = (
 )
 # The launcher (launch.py) in the guest.
 LAUNCHER = "usr/local/lib/e1000epp/ksft_launch.py"
+# Seconds a csum receiver waits for the sender's packets (the test asks
+# 1 or 2; the last -L on the command line wins).
+CSUM_RX_WINDOW = 3
+CSUM_WRAPPER = """#!/bin/sh
+# e1000e-pp kselftest: the selftests' csum helper (csum.bin) with a
+# receiver's window of {window} s, for TCG (docs/usage/kselftest.md).
+for a in "$@"; do
+    if [ "$a" = -R ]; then
+        exec "$0.bin" "$@" -L {window}
+    fi
+done
+exec "$0.bin" "$@"
+"""
 # Remote NIC's modules (when modules), dependencies first.
 REMOTE_MODULES = ("virtio_pci", "virtio_net")
 
@@ -259,6 +272,7 @@ def prepare(base_dir, log=print):
     src, deb = unpack_tests(log)
     pkgs = Packages(Path(CACHE), log)
     try:
+        apt_fields(*(LIBRARY_PACKAGES + PACKAGES))    # one apt-cache call
         for name in LIBRARY_PACKAGES + PACKAGES:
             pkgs.fetch(name)
         remote = _remote_modules(manifest, log)
@@ -303,7 +317,23 @@ def prepare(base_dir, log=print):
             link.symlink_to(base_dir / name)
     info["overlay_bytes"] = len(overlay)
     info_path.write_text(json.dumps(info, indent=1) + "\n")
+    _prune(out, info["base"])
     return out, info
+
+
+def _prune(keep, base):
+    """Remove the images over the same base image older than keep (a
+    newer builder or package made them stale)."""
+    for other in Path(IMAGES).iterdir():
+        if other == keep or not other.is_dir():
+            continue
+        try:
+            if json.loads((other / "kselftest.json").read_text()) \
+                    .get("base") != base:
+                continue
+        except (OSError, ValueError):
+            continue        # one being built, or not ours
+        shutil.rmtree(other, ignore_errors=True)
 
 
 def _overlay(src, pkgs, manifest, remote, out, log):
@@ -376,8 +406,13 @@ def _overlay(src, pkgs, manifest, remote, out, log):
             mode = 0o755 if os.access(full, os.X_OK) else 0o644
             put(f"{GUEST_TREE}/{rel}", full, mode)
     put(LAUNCHER, Path(__file__).with_name("launch.py"))
-    put(f"{GUEST_TREE}/{SELFTESTS}/net/lib/csum",
+    # The helper as net/lib/csum.bin, behind a wrapper at its own path
+    # that widens a receiver's window (csum -R waits 1-2 s for the
+    # sender; under TCG the sender's start-up alone can take that).
+    put(f"{GUEST_TREE}/{SELFTESTS}/net/lib/csum.bin",
         Path(build_csum(src, CACHE, log)), 0o755)
+    put(f"{GUEST_TREE}/{SELFTESTS}/net/lib/csum", CSUM_WRAPPER.format(
+        window=CSUM_RX_WINDOW).encode(), 0o755)
 
     order = []
     rel = manifest["kernel"]["release"]
