@@ -69,6 +69,7 @@ LONG_UNITS = (
     "test_selftest.py[msix]",                           # ~50 each
     "test_selftest.py[msi]",
     "test_selftest.py[intx]",
+    "test_kselftest.py",                                # ~43
     "test_matrix_stock.py",                             # ~40
     "test_registers.py",                                # 35
     "test_user_kernel.py::test_debian_kernel_6_12",     # 20-32

@@ -44,6 +44,7 @@ from pathlib import Path
 
 from e1000epp.common import paths
 from e1000epp.common.errors import StepError
+from e1000epp.image import pagepool_series
 from e1000epp.image.build_tools import GuestBuildError, run, sha256_file
 from e1000epp.image.cpio import Cpio
 from e1000epp.image.debian_packages import Packages, apt_fields
@@ -113,30 +114,22 @@ REMOTE_MODULES = ("virtio_pci", "virtio_net")
 LAYOUT = 2
 
 
-def source_deb():
-    """Debian's linux-source-6.12 .deb: the one `run --driver pagepool`
-    fetched (build/pagepool-e1000e), else one fetched here."""
-    found = sorted(glob.glob(os.path.join(
-        paths.BUILD, "pagepool-e1000e", "linux-source-6.12_*_all.deb")))
-    found += sorted(glob.glob(os.path.join(
-        CACHE, "debs", "linux-source-6.12_*_all.deb")))
-    if found:
-        return found[0]
-    os.makedirs(os.path.join(CACHE, "debs"), exist_ok=True)
-    try:
-        run(["apt-get", "download", "linux-source-6.12"],
-            cwd=os.path.join(CACHE, "debs"),
-            what="apt-get download linux-source-6.12")
-    except GuestBuildError as e:
-        raise StepError("cannot fetch Debian's linux-source-6.12", str(e),
-                        "run ./e1000e-pp setup (it adds bookworm-backports)"
-                        " or apt-get update")
-    found = glob.glob(os.path.join(CACHE, "debs",
-                                   "linux-source-6.12_*_all.deb"))
+def source_deb(log=print):
+    """Debian's linux-source-6.12 .deb, the one `run --driver pagepool`
+    fetches into build/pagepool-e1000e (fetched that way when missing:
+    one download shared with the page-pool series)."""
+    pattern = os.path.join(paths.BUILD, "pagepool-e1000e",
+                           "linux-source-6.12_*_all.deb")
+    found = sorted(glob.glob(pattern))
     if not found:
-        raise StepError("cannot fetch Debian's linux-source-6.12",
-                        "apt-get download produced no .deb", None)
-    return found[0]
+        pagepool_series.prepare(pagepool_series.WORD, log)
+        found = sorted(glob.glob(pattern))
+    if not found:
+        raise StepError("no linux-source-6.12 package",
+                        f"nothing matches {pattern}",
+                        "run ./e1000e-pp run --driver pagepool --list, or "
+                        "examples/pagepool-e1000e/apply.sh")
+    return found[-1]
 
 
 def source_version(deb):
@@ -147,7 +140,7 @@ def source_version(deb):
 def unpack_tests(log):
     """The selftests' part of the kernel source, unpacked once per source
     version into build/kselftest/linux-<version>; returns its path."""
-    deb = source_deb()
+    deb = source_deb(log)
     out = os.path.join(CACHE, "linux-" + source_version(deb))
     stamp = os.path.join(out, ".e1000epp-unpacked")
     if os.path.exists(stamp):
