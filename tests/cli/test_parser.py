@@ -24,7 +24,7 @@ def usage_error(capsys, *argv):
     ("test", cli.SETUP_ALL), ("run", cli.SETUP_ALL),
     ("bench", cli.SETUP_NO_GUEST), ("report", cli.SETUP_NO_GUEST),
     ("race", cli.SETUP_NO_GUEST), ("fuzz", cli.SETUP_NO_GUEST),
-    ("setup", None)])
+    ("kselftest", cli.SETUP_ALL), ("setup", None)])
 def test_setup_decided_per_command(command, setup):
     a = parse(command)
     assert a.setup == setup
@@ -38,7 +38,7 @@ def test_every_command_is_in_the_table():
     names = [c.name for c in cli.COMMANDS]
     assert names == ["setup", "qemu", "test", "run", "merge", "bench",
                      "report", "race", "fuzz", "resume", "soak", "bugs",
-                     "mutate"]
+                     "mutate", "kselftest"]
     for c in cli.COMMANDS:
         if c.name == "merge":
             assert parse(c.name, "--report", "out", "shard1").run is c.run
