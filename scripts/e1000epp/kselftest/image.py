@@ -96,7 +96,7 @@ SOURCE_PATHS = (
 LAUNCHER = "usr/local/lib/e1000epp/ksft_launch.py"
 # Seconds a csum receiver waits for the sender's packets (the test asks
 # 1 or 2; the last -L on the command line wins).
-CSUM_RX_WINDOW = 3
+CSUM_RX_WINDOW = 5
 CSUM_WRAPPER = """#!/bin/sh
 # e1000e-pp kselftest: the selftests' csum helper (csum.bin) with a
 # receiver's window of {window} s, for TCG (docs/usage/kselftest.md).
