@@ -151,6 +151,8 @@ def file_result(doc, rc):
     judges one: exit 0 passes, exit 4 (KSFT_SKIP) skips, else fails."""
     if rc == 0:
         return True, None, ""
+    if rc == 137:       # timeout -s KILL in the guest
+        return False, "TIMEOUT", "killed at the --timeout limit"
     if rc == 4:
         reason = ""
         if doc and doc.results and doc.results[-1].outcome == ktap.SKIP:
@@ -238,7 +240,17 @@ def run(args):
         env = {"KSFT_REMOTE_IFNAME": remote_if} \
             if info.get("shim_remote_ifname") else {}
         for n, test in enumerate(tests, 1):
-            rc, out, secs = ks_guest.run_test(vm, test, args.timeout, env)
+            try:
+                rc, out, secs = ks_guest.run_test(vm, test, args.timeout,
+                                                  env)
+            except harness.HarnessError as e:
+                # The guest stopped answering: this test errs, the rest
+                # are not run; the report is still written.
+                rc, out, secs = -1, ["e1000e-pp: " + ln for ln in
+                                     str(e).splitlines()], 0.0
+                print(f"[{n}/{len(tests)}] {test}: the guest stopped "
+                      f"answering: {str(e).splitlines()[0]}; the rest "
+                      "not run", flush=True)
             doc = ktap.parse(out)
             st = {"test": test, "rc": rc, "output": out, "seconds": secs,
                   "document": doc}
@@ -250,7 +262,12 @@ def run(args):
             print(f"[{n}/{len(tests)}] {test}: " +
                   ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
                   + f" ({secs:.1f}s)", flush=True)
-        _, dmesg = vm.agent.sh("dmesg", timeout=60, check=False)
+            if rc == -1:
+                break
+        try:
+            _, dmesg = vm.agent.sh("dmesg", timeout=60, check=False)
+        except harness.HarnessError as e:
+            dmesg = f"(not read: {e})"
         with open(os.path.join(report, "dmesg.txt"), "w") as f:
             f.write(dmesg + "\n")
     finally:

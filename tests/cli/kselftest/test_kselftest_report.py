@@ -93,6 +93,15 @@ def test_exit_4_is_a_skip_with_the_tests_reason():
     assert command.file_result(ktap.parse(out), 0) == (True, None, "")
 
 
+def test_killed_at_the_limit_is_a_timeout():
+    # KTAP: a TIMEOUT result line is "not ok".
+    ok, directive, _ = command.file_result(None, 137)
+    assert (ok, directive) == (False, "TIMEOUT")
+    line = ktap.result_line(ok, 1, "selftests: x", directive, "limit")
+    assert ktap.parse(["KTAP version 1", "1..1", line]).results[0] \
+        .outcome == ktap.TIMEOUT
+
+
 def test_summarize_counts_a_crash_as_an_error():
     r = runs()
     assert command.summarize(r[0]["document"], 1) == {
