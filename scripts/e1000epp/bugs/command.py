@@ -98,6 +98,12 @@ TARGETS = {
         r"(?:[^\n]*, )?eth0 False \(want True\)",
         "the other-causes vector never enabled again: a link change "
         "fires no interrupt (the watchdog's poll still sees it)"),
+    "no-tx-reset": (
+        "mtu1500-strip-msix-noiommu-txhang",
+        r"MSI-X: the Tx hang recovered by the driver's own reset[^\n]*: "
+        r"got None|the Tx hang reset by the driver: timed out",
+        "the transmit timeout counted but no reset scheduled: under "
+        "MSI-X the hang is never reset by the driver"),
 }
 # An ERROR cell's reason: the harness's error, then the checks that had
 # failed before it (matrix/execute.py run_cell).

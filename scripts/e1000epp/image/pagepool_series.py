@@ -38,6 +38,7 @@ BUGS = {
     "budget-drop": "0009",
     "teardown-leak": "0010",
     "silent-vector": "0011",
+    "no-tx-reset": "0012",
 }
 E1000E = os.path.join("linux", "drivers", "net", "ethernet", "intel",
                       "e1000e")

@@ -77,6 +77,12 @@ REASONS = {
         "every vector the cell has a cause for fired (guest "
         "/proc/interrupts and the device's messages): eth0-rx-0 False "
         "(want True)"),
+    "no-tx-reset": (
+        "MSI-X: the Tx hang recovered by the driver's own reset (netdev "
+        "watchdog -> e1000_tx_timeout -> reset task), not by the "
+        "harness's down and up: got None, want watchdog",
+        "the driver's reset tasks (dmesg: Reset adapter unexpectedly): "
+        "got 2, want 1"),
     "reset-pm": (
         "the function untouched in D3hot while the reset task and the "
         "runtime suspend ran (device pm-violations): got 1, want 0",
