@@ -65,11 +65,6 @@ NOT_RUN = {
 # expression over the case's diagnostics or a crash's output, what it
 # means). docs/usage/kselftest.md has the evidence for each.
 KNOWN = (
-    ("drivers/net/hw/csum.py",
-     r"zero csum: field should be 0xFFFF, is 0x0",
-     "device gap: e1000e-pp inserts a UDP checksum that computes to zero "
-     "as 0x0000; RFC 768 (and the test) want 0xFFFF, which QEMU's stock "
-     "e1000e model sends"),
     ("drivers/net/stats.py", r"driver does not report stats",
      "driver gap: e1000e reports pause settings but no pause statistics "
      "(no get_pause_stats; the 82574's XON/XOFF counters stay in "
