@@ -134,6 +134,39 @@ def record(mutant, line, mutated, diff, result):
     return r
 
 
+def read_equivalents(path):
+    """[(what, reason)] of an equivalents file: per line a mutant's id
+    (file:line:operator:n) or FILE:FUNCTION (every mutant of that
+    function), then the reason; '#' starts a comment."""
+    out = []
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError as e:
+        raise StepError(f"--equivalent {path}: cannot be read", str(e),
+                        "give a file of 'ID reason' lines")
+    for n, line in enumerate(text.splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        what, _, reason = line.partition(" ")
+        if what.count(":") not in (1, 3) or not reason.strip():
+            raise StepError(f"--equivalent {path}:{n}: {line!r}",
+                            "a line is a mutant id (file:line:op:n) or "
+                            "file:function, then the reason",
+                            "fix that line")
+        out.append((what, reason.strip()))
+    return out
+
+
+def inspected(mutant, function, equivalents):
+    """The reason an equivalents list gives for a mutant, else None."""
+    for what, reason in equivalents:
+        if what == mutant.id or what == f"{mutant.file}:{function}":
+            return reason
+    return None
+
+
 def pending(mutants, records, judging):
     """The mutants still to do: no record, or only `built` while this
     run judges."""

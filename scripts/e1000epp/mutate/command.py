@@ -83,6 +83,11 @@ def add_arguments(p):
                    "(comma-separated ids, as --list prints them)")
     p.add_argument("--list", action="store_true",
                    help="list the mutants (id and diff) and stop")
+    p.add_argument("--equivalent", metavar="FILE",
+                   help="mutants equivalent by inspection: per line a "
+                   "mutant id or FILE:FUNCTION, then the reason (default "
+                   "for --driver pagepool: the series' "
+                   "mutate-equivalents.txt)")
     p.add_argument("--baseline", metavar="DIR",
                    help="an earlier campaign (its --out directory or "
                    "report.json): the report gives both scores and every "
@@ -113,6 +118,8 @@ def before_setup(args):
         return False
     if args.baseline:
         report.load_baseline(args.baseline)
+    if args.equivalent:
+        campaign.read_equivalents(args.equivalent)
     if args.driver:
         pagepool_series.parse(args.driver)
         for flag in ("driver_src", "base"):
@@ -239,6 +246,7 @@ def run(args):
                                         patches] if not args.base else
             [f"--base {args.base}"], "src": src}
     done = camp.start(meta, lines, all_mutants, selected, shard)
+    _mark_inspected(args, camp, selected, done, line_of, final)
     todo = campaign.pending(selected, done, judging=not args.no_judge)
     _log(f"{len(all_mutants)} mutants of {len(lines)} lines"
          f"{', shard ' + shard + ': ' + str(len(selected)) if shard else ''}"
@@ -258,6 +266,47 @@ def run(args):
     _log(f"report: {os.path.join(out, 'report.txt')} (report.json, "
          "report.html)")
     return 0
+
+
+def equivalents_file(args):
+    """--equivalent, or the series' own list for --driver pagepool."""
+    if args.equivalent:
+        return args.equivalent
+    if args.driver:
+        path = os.path.join(pagepool_series.SERIES,
+                            "mutate-equivalents.txt")
+        return path if os.path.isfile(path) else None
+    return None
+
+
+def _mark_inspected(args, camp, selected, done, line_of, final):
+    """Mutants an equivalents list names get their verdict without a
+    build: equivalent, by inspection, with its reason (one already
+    killed keeps its verdict: the list is then wrong, and said so)."""
+    path = equivalents_file(args)
+    if not path:
+        return
+    eq = campaign.read_equivalents(path)
+    marked = 0
+    for m in selected:
+        reason = campaign.inspected(m, line_of[m.id].function, eq)
+        if reason is None:
+            continue
+        old = done.get(m.id, {}).get("verdict")
+        if old in (campaign.KILLED, campaign.KILLED_HANG):
+            _log(f"{m.id}: listed equivalent in {path} but {old}: the "
+                 "list is wrong for it")
+            continue
+        mutated, diff = operators.describe(final[m.file], m)
+        r = campaign.record(m, line_of[m.id], mutated, diff, {
+            "verdict": campaign.EQUIVALENT,
+            "reason": f"by inspection: {reason}"})
+        camp.write(r)
+        done[m.id] = r
+        marked += 1
+    if marked:
+        _log(f"{marked} mutants equivalent by inspection "
+             f"({os.path.relpath(path, paths.REPO)})")
 
 
 def _builder(camp, src, final, applied, kernel):

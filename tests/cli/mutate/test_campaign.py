@@ -201,3 +201,32 @@ def test_bad_input_is_one_clear_error(tmp_path, capsys, argv, message):
     assert rc == 1
     assert "Traceback" not in err
     assert message.format(**fill) in err
+
+
+def test_an_equivalents_file_names_mutants_by_id_or_function(tmp_path):
+    Mutant = operators.Mutant
+    path = tmp_path / "eq.txt"
+    path.write_text("# inspected\n"
+                    "netdev.c:363:rel:1 a label in the dump's text only\n"
+                    "\n"
+                    "netdev.c:e1000e_dump_regs prints registers it may "
+                    "read   # trailing comment\n")
+    eq = campaign.read_equivalents(str(path))
+    assert eq == [("netdev.c:363:rel:1", "a label in the dump's text only"),
+                  ("netdev.c:e1000e_dump_regs",
+                   "prints registers it may read")]
+    m = Mutant("netdev.c", 363, "rel", 1, ())
+    assert campaign.inspected(m, "e1000e_dump", eq) == \
+        "a label in the dump's text only"
+    other = Mutant("netdev.c", 150, "const", 0, ())
+    assert campaign.inspected(other, "e1000e_dump_regs", eq) == \
+        "prints registers it may read"
+    assert campaign.inspected(other, "e1000_clean_rx_irq", eq) is None
+
+
+def test_an_equivalents_line_without_a_reason_is_refused(tmp_path):
+    path = tmp_path / "eq.txt"
+    path.write_text("netdev.c:363:rel:1\n")
+    with pytest.raises(StepError) as e:
+        campaign.read_equivalents(str(path))
+    assert e.value.what == f"--equivalent {path}:1: 'netdev.c:363:rel:1'"
