@@ -452,8 +452,8 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
         if pools is not None:
             # Last: the interface goes down (every device read is done).
             if last and pools["pools"]:
-                pools["after_down"] = page_pools.after_down(vm, checks,
-                                                            tlog)
+                pools["after_down"] = page_pools.after_down(
+                    vm, checks, tlog, pools0[0])
             report.write_json(os.path.join(cell_dir, "pools.json"), pools)
         report.write_json(os.path.join(cell_dir, "diag.json"),
                           {"faults": faults, "coverage": coverage})

@@ -91,10 +91,14 @@ class Judge:
                  f"guest ready in {self.boot_s[-1]:.1f}s")
         return vm, d
 
-    def _cell(self, vm, g, cell, index, where, bound):
+    def _cell(self, vm, g, cell, index, where, bound, last=False):
+        """One cell; last: the module's last before it is swapped out,
+        which also judges the pools after an interface down (a pool the
+        mutant forgot to destroy or left pages in)."""
         return execute.run_cell(vm, g, cell, index,
                                 os.path.join(where, "cells", cell.name),
-                                lambda t: None, None, bound, self.driver)
+                                lambda t: None, None, bound, self.driver,
+                                last=last)
 
     def bound_of(self, cell, cov):
         """A mutant's traffic bound in a cell: --traffic-timeout, or
@@ -139,7 +143,8 @@ class Judge:
                 for cell in group:
                     self.index += 1
                     r = self._cell(vm, g, cell, self.index, os.path.join(
-                        self.dir, "baseline"), cell_model.TRAFFIC_TIMEOUT)
+                        self.dir, "baseline"), cell_model.TRAFFIC_TIMEOUT,
+                        last=cell is group[-1])
                     after = self._profile(vm, ev)
                     hits[cell.name] = coverage.entered(before, after)
                     before = after
@@ -227,10 +232,12 @@ class Judge:
                         done.append(i)
                     return done
                 done.append(i)
-                for cell in [c for c in s["cells"] if c.name in in_group]:
+                here = [c for c in s["cells"] if c.name in in_group]
+                for cell in here:
                     self.index += 1     # a traffic run id of its own
                     r = self._cell(vm, g, cell, self.index, os.path.join(
-                        d, _safe(i)), self.bound_of(cell, self.cov))
+                        d, _safe(i)), self.bound_of(cell, self.cov),
+                        last=cell is here[-1])
                     s["ran"].append(cell.name)
                     s["cells_s"] += r["seconds"]
                     self.log(f"{i}: {r['status']:5} {cell.name} "

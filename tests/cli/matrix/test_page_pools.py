@@ -117,20 +117,37 @@ def test_the_boots_last_cell_takes_the_interface_down_and_judges_it():
     vm, checks = DownVm([leak]), Checks()
     page_pools.BOUND, old = 0.3, page_pools.BOUND
     try:
-        pools = page_pools.after_down(vm, checks, lambda text: None)
+        pools = page_pools.after_down(vm, checks, lambda text: None, 2)
     finally:
         page_pools.BOUND = old
     assert vm.commands == ["ip link del eth0.100 2>/dev/null; "
                            "ip link set eth0 down"]
     assert pools[0]["inflight"] == 256
     assert checks.failures() == [
-        "no page pool detached with pages out after the interface down "
-        "(the boot's last cell): pool 7: 256 pages (1048576 bytes) in "
-        "flight after 0 s"]
+        "no page pool left with pages out after the interface down (the "
+        "boot's last cell: detached, or never destroyed): pool 7: 256 "
+        "pages (1048576 bytes) in flight after 0 s"]
 
 
 def test_a_driver_that_returns_its_pages_at_the_down_passes():
     gone = ([], "pools=0")
     vm, checks = DownVm([gone]), Checks()
-    assert page_pools.after_down(vm, checks, lambda text: None) == []
+    assert page_pools.after_down(vm, checks, lambda text: None, 2) == []
     assert checks.failures() == []
+
+
+def test_a_pool_the_down_never_destroyed_fails():
+    """A driver that skips destroying its pool at teardown (mutant
+    netdev.c:1135:force:1 of the series: `if (0)` over the ring's
+    release) leaves it attached to the interface, pages and all."""
+    kept = ([pool(7, 256)], "pools=1")
+    vm, checks = DownVm([kept]), Checks()
+    page_pools.BOUND, old = 0.3, page_pools.BOUND
+    try:
+        page_pools.after_down(vm, checks, lambda text: None, 2)
+    finally:
+        page_pools.BOUND = old
+    assert checks.failures() == [
+        "no page pool left with pages out after the interface down (the "
+        "boot's last cell: detached, or never destroyed): pool 7: 256 "
+        "pages (1048576 bytes) in flight after 0 s"]
