@@ -23,6 +23,7 @@ NEW = {
     "mtu1500-strip-msix-noiommu-nogro",
     "mtu9000-strip-msix-noiommu-notso",
     "mtu1500-strip-msix-noiommu-notx",
+    "mtu1500-strip-msix-iommu-ring4096",
 }
 IP = ("rx-csum-ip", "rx-csum-tcp", "rx-csum-udp", "rx-csum-err")
 MSIX = ("irq-throttled", "wb-threshold", "wb-timer")
@@ -35,7 +36,7 @@ def _cells():
 def test_the_default_matrix_carries_the_ten_configurations():
     cells = _cells()
     assert NEW <= set(cells)
-    assert len(cells) == 249
+    assert len(cells) == 250
     assert {c.name for c in cell_model.settings_cells()} == NEW
 
 
