@@ -41,9 +41,16 @@ def connect(path, timeout=30, what="the chardev socket"):
 class Agent:
     """Line protocol of guest/agent/agent.c over the ttyS1 chardev socket."""
 
-    def __init__(self, path, log_path, timeout=30):
+    def __init__(self, path, log_path, timeout=30, pacer=None):
+        # pacer (a recording: replay/pacing.py): wrap(sock) gives the
+        # socket to read from, send(data) sends in steps the guest's
+        # serial port keeps up with, close() ends both; None: the socket
+        # itself and sendall.
+        self.pacer = pacer
         self.log = open(log_path, "w")
         self.sock = connect(path, timeout, "the agent socket")
+        if pacer:
+            self.sock = pacer.wrap(self.sock)
         self.buf = b""
         self.next_sock = None
         self.open = threading.Event()
@@ -104,7 +111,13 @@ class Agent:
         for verbs that wait for something the host does next."""
         self.open.wait()
         self.log.write(f"{time.time():.3f} > {line}\n")
-        self._out().sendall(line.encode() + b"\n")
+        self._sendall(line.encode() + b"\n")
+
+    def _sendall(self, data):
+        if self.pacer:
+            self.pacer.send(data)
+        else:
+            self._out().sendall(data)
 
     def collect(self, line, timeout=60):
         """The answer to the request `line` sent with send()."""
@@ -130,7 +143,7 @@ class Agent:
         while True:
             token = secrets.token_hex(4)
             self.log.write(f"{time.time():.3f} > HELLO {token}\n")
-            self._out().sendall(f"HELLO {token}\n".encode())
+            self._sendall(f"HELLO {token}\n".encode())
             attempt = min(deadline, time.monotonic() + retry)
             try:
                 while True:
@@ -183,6 +196,8 @@ class Agent:
 
     def close(self):
         try:
+            if self.pacer:
+                self.pacer.close()
             self.sock.close()
             if self.next_sock:
                 self.next_sock.close()

@@ -63,7 +63,8 @@ class Vm:
     def __init__(self, device, report_dir, append="", netdev_id="n0",
                  mac=GUEST_MAC, extra_args=(), boot_timeout=120, ipv6=False,
                  device_args=(), guest_dir=None, agent_ports=1,
-                 incoming=None, peer=None, bzimage=False):
+                 incoming=None, peer=None, bzimage=False,
+                 agent_pacer=None):
         self.device = device
         # Boot the bzImage even where a PVH vmlinux exists (kernel()).
         self.bzimage = bzimage
@@ -104,6 +105,9 @@ class Vm:
             self.peer = peer
         self.t_start = None
         self.t_ready = None
+        # How the agent's requests are sent (Agent's pacer): a recording
+        # paces them (replay/pacing.py).
+        self.agent_pacer = agent_pacer
 
     def argv(self):
         p = self.paths
@@ -192,7 +196,8 @@ class Vm:
                    lambda: self.peer.connected() or self._exited(), 30,
                    evidence=self._qemu_log_tail)
         self._check_running()
-        self.agent = Agent(self.agent_socket(), self.report_dir / "agent.log")
+        self.agent = Agent(self.agent_socket(), self.report_dir / "agent.log",
+                           pacer=self.agent_pacer)
         self.agents = [self.agent]
         wait_until(f"{READY_MARKER} on the console",
                    lambda: READY_MARKER in self.console_text() or
