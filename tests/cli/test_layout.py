@@ -20,6 +20,7 @@ LAYERS = (
     ("common",),
     ("vm", "image"),
     ("setup",),
+    ("replay",),
     ("matrix",),
     ("soak", "bench", "fuzz", "race", "bugs", "mutate", "kselftest"),
     ("selftest",),

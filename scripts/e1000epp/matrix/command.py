@@ -64,6 +64,11 @@ def add_run_arguments(p):
                    "migrate to a file) into cells/<name>/state for "
                    "./e1000e-pp resume CELLDIR; the guest then runs on "
                    "(docs/usage/run.md, \"Snapshots\")")
+    p.add_argument("--record", action="store_true",
+                   help="record every selected cell under QEMU's "
+                   "record/replay, one VM per cell, into cells/<name>/"
+                   "replay/ for ./e1000e-pp replay CELLDIR "
+                   "(docs/usage/replay.md)")
     p.add_argument("--vms", metavar="N", type=argtypes.int_range(1, 64),
                    help="run up to N boot groups at once, each in a VM of "
                    "its own (default: one per CPU, as many as fit in "
@@ -143,7 +148,46 @@ def before_setup(args):
                         "give a file in an existing directory, or '-'")
     if user_kernel.wanted(args):
         user_kernel.validate(args)
+    if getattr(args, "record", False):
+        check_record(args, select_cells(args)[0])
     return True
+
+
+def host_timed(cell):
+    """Why a cell cannot be recorded, or None: what it changes from the
+    host while the guest runs (qom-set of a device knob, QMP set_link)
+    is not in QEMU's replay log, so its replay would diverge."""
+    fam = cell.family
+    if cell.settings.knobs:
+        return "sets device knobs (qom-set " + \
+            ", ".join(cell.settings.knobs) + ")"
+    if fam and fam.knob:
+        return f"turns the device knob {fam.knob} (qom-set)"
+    if fam and fam.suspend:
+        return "pulls the cable (QMP set_link)"
+    return None
+
+
+def check_record(args, cells):
+    """--record: not with --cost or --keep-state, and only cells whose
+    host-side actions are all in the replay log."""
+    for opt in ("cost", "keep_state"):
+        if getattr(args, opt, False):
+            raise StepError(f"--record with --{opt.replace('_', '-')}",
+                            "a recording runs the cell as it is, without "
+                            "the cost plugin or a saved VM",
+                            "give one of them")
+    bad = [(c.name, host_timed(c)) for c in cells if host_timed(c)]
+    if bad:
+        names = "; ".join(f"{n} {why}" for n, why in bad[:4])
+        raise StepError(
+            f"--record: {len(bad)} of the selected cells cannot be "
+            "replayed", f"{names}{' ...' if len(bad) > 4 else ''}: a "
+            "change made over QMP at a host-timed moment is not in QEMU's "
+            "replay log",
+            "leave them out with --only (e.g. --only "
+            f"'{cells[0].name}' if it is one that can be recorded), "
+            "docs/usage/replay.md")
 
 
 def run_command(args):
@@ -261,6 +305,10 @@ def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
     _check_baseline(args.baseline)
     _check_required(args)
     groups = cell_model.plan(cells)
+    record = getattr(args, "record", False)
+    if record:
+        # One VM per cell: each recording starts at its own boot.
+        groups = [(key, [c]) for key, group in groups for c in group]
     if args.list:
         for key, group in groups:
             print(f"boot {key}: {len(group)} cells")
@@ -320,13 +368,15 @@ def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
                         "against a QEMU configured with --enable-plugins)")
     meta["cost"] = bool(args.cost)
     meta["keep_state"] = bool(args.keep_state)
+    meta["record"] = bool(record)
 
     def run_group(group, report_result):
         return execute.run_cells(
             group, args.device, report_dir, peer_bin, guest_dir=guest_dir,
             on_result=report_result, on_boot=on_boot,
             measure_cost=args.cost, traffic_timeout=args.traffic_timeout,
-            keep_state=args.keep_state, driver=driver_under_test(args))
+            keep_state=args.keep_state, driver=driver_under_test(args),
+            record=record)
 
     results, boots = run_groups(groups, vms, run_group, on_result)
     wall = time.monotonic() - t0

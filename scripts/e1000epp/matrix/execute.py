@@ -42,7 +42,8 @@ import time
 from e1000epp.matrix import (buffer_layout, cell_model, diagnosis,
                              families, frame_count, guest_cost, page_pools,
                              report, sanitizers, vectors)
-from e1000epp.matrix.guest_io import (Checks, Guest, boot_args, cell_observed,
+from e1000epp.matrix.guest_io import (DEVICE_COUNTERS, Checks, Guest,
+                                      boot_args, cell_observed,
                                       check_iommu, check_irq_mode, configure,
                                       ethtool_stats, new_events, read_device,
                                       read_layout, read_qom, read_taint,
@@ -52,6 +53,7 @@ from e1000epp.matrix.traffic_cost import (measured_traffic, record_cost,
                                           rx_burst)
 from e1000epp.matrix.traffic_frames import DMA_FAULTS, ERR_MARKED, REPEAT
 from e1000epp.matrix.traffic_streams import UDP_COUNT
+from e1000epp.replay import recording
 from e1000epp.vm import harness
 
 # Device counters that must not move during a cell (but for the faults
@@ -485,10 +487,32 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
     return out
 
 
+def finish_recording(recorder, vm, cell, r, on_boot, report_dir):
+    """The recording's end state and sidecar, told on the progress
+    stream; a recording that could not be finished is an error of the
+    cell."""
+    try:
+        if not vm.machine.is_running():
+            raise harness.HarnessError("QEMU is gone")
+        data = recorder.finish(vm, cell.name, DEVICE_COUNTERS)
+    except (harness.HarnessError, OSError, KeyError) as e:
+        r["status"] = cell_model.ERROR
+        r["reason"] = (r.get("reason") or "") + \
+            f"\nrecording not finished: {e}"
+        return
+    d = os.path.join(report_dir, "cells", cell.name)
+    r["evidence"] = sorted(os.listdir(d))
+    r["recording"] = {k: data[k] for k in ("icount", "record_seconds",
+                                           "guest_seconds", "log_bytes",
+                                           "device_digest")}
+    on_boot(f"recorded {cell.name}: {data['icount']} instructions, "
+            f"{data['log_bytes'] / 1e6:.1f} MB in {recorder.dir}")
+
+
 def run_cells(cells, device, report_dir, peer_bin, guest_dir=None,
               on_result=print, on_boot=print, measure_cost=False,
               traffic_timeout=cell_model.TRAFFIC_TIMEOUT, keep_state=False,
-              driver=None):
+              driver=None, record=False):
     """Run cells (in cell_model.plan order); returns (results, boots).
     measure_cost: load the cost plugin and measure every cell's traffic
     (matrix/guest_cost.py). traffic_timeout: seconds a cell waits for
@@ -498,7 +522,10 @@ def run_cells(cells, device, report_dir, peer_bin, guest_dir=None,
     as after any cell.
     driver: the driver under test as the run's options name it
     (cell_model.DRIVER_STOCK, DRIVER_SERIES; None: the user's own, told
-    in the guest)."""
+    in the guest).
+    record: every boot group is one cell (the caller split them),
+    recorded under QEMU's record/replay into cells/<name>/replay
+    (replay/recording.py)."""
     results, boots = [], 0
     index = 0
     for boot_key, group in cell_model.plan(cells):
@@ -516,11 +543,19 @@ def run_cells(cells, device, report_dir, peer_bin, guest_dir=None,
             elif iommu:
                 # QEMU's trace log, where the cells count IOTLB fills.
                 extra = ["-D", guest_cost.trace_path(boot_dir)]
+            recorder = None
+            if record:
+                recorder = recording.Recorder(os.path.join(
+                    report_dir, "cells", pending[0].name))
+                extra += recorder.qemu_args()
+                append += " " + recorder.append
             vm = harness.Vm(device, boot_dir, append="e1000epp.load=0 " +
                             append, device_args=dev_args,
                             guest_dir=guest_dir, extra_args=extra,
                             bzimage=boot_key.partition("+")[2] in
                             families.BZIMAGE_BOOTS)
+            if recorder:
+                recorder.attach(vm)
             t0 = time.monotonic()
             try:
                 vm.start(peer_bin)
@@ -554,6 +589,9 @@ def run_cells(cells, device, report_dir, peer_bin, guest_dir=None,
                                  on_boot, window, traffic_timeout,
                                  driver, last=not pending and
                                  not keep_state)
+                    if recorder:
+                        finish_recording(recorder, vm, cell, r, on_boot,
+                                         report_dir)
                     if keep_state and r["status"] != cell_model.PASS and \
                             vm.machine.is_running():
                         from e1000epp.matrix import kept_state

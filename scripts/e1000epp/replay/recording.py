@@ -1,0 +1,136 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`run --record`: one cell's VM under QEMU's record mode, and the
+recording written beside the cell's evidence (CELLDIR/replay/):
+
+  replay.bin       QEMU's replay log (-icount ...,rr=record,rrfile=)
+  recording.json   the sidecar (sidecar.py): the exact command line, the
+                   SHA-256 of the QEMU binary and the device source
+                   digest, the instruction count at the end (QMP
+                   query-replay), the device's event list and counters
+                   there and their digest, the registers, the times
+  console.log      a copy of the recorded guest's console
+
+The recorded VM is the cell's usual one (harness.Vm) with:
+  -object filter-replay on its netdev: the frames the peer sends are
+      written to the log (the replay injects them; nothing it sends
+      leaves QEMU);
+  -icount shift=auto,rr=record: the serial ports' input (the agent's
+      requests) is logged too, so the replay needs neither the peer
+      nor the agent;
+  nohz=off on the kernel command line and the agent's requests paced
+      (pacing.py): no request is lost to a UART overrun.
+The recording ends where the cell's verdict was taken: the VM is
+stopped (QMP stop) and the end state read while it stands still."""
+
+import json
+import os
+import shutil
+
+from e1000epp.common import paths
+from e1000epp.replay import sidecar
+from e1000epp.replay.pacing import Pacer
+from e1000epp.vm import harness
+
+# Kernel command line of a recorded guest (pacing.py).
+RECORD_APPEND = "nohz=off"
+FILTER_ID = "rr0"
+DEVICE_SOURCE = os.path.join(paths.REPO, "hw", "net", "e1000e_pp")
+
+
+def qemu_sha256(qemu_bin=None):
+    return sidecar.file_sha256(qemu_bin or paths.QEMU_BIN)
+
+
+def device_source_sha256():
+    return sidecar.tree_sha256(DEVICE_SOURCE)
+
+
+def qom(vm, name):
+    """A property of the NIC, None when it has none (stock e1000e keeps
+    no events or counters) or QMP fails."""
+    try:
+        return vm.qmp.execute("qom-get", path=f"/machine/peripheral/"
+                              f"{vm.NIC_ID}", property=name)
+    except harness.HarnessError:
+        return None
+
+
+def device_state(vm, counter_names):
+    """(event lines, {counter: value}) of the NIC now."""
+    events = (qom(vm, "events") or "").splitlines()
+    return events, {name: qom(vm, name) for name in counter_names}
+
+
+def registers(vm):
+    return vm.qmp.execute("human-monitor-command",
+                          **{"command-line": "info registers"})
+
+
+class Recorder:
+    """The recording of one cell: qemu_args() and append go on its Vm's
+    command line, attach(vm) before vm.start(), finish() once the
+    cell's verdict is taken."""
+
+    append = RECORD_APPEND
+
+    def __init__(self, cell_dir):
+        self.dir = os.path.join(cell_dir, sidecar.RECORD_DIR)
+        shutil.rmtree(self.dir, ignore_errors=True)
+        os.makedirs(self.dir)
+        self.log = os.path.join(self.dir, sidecar.LOG)
+        self.pacer = None
+
+    def qemu_args(self, netdev_id="n0"):
+        return ["-object", f"filter-replay,id={FILTER_ID},netdev="
+                f"{netdev_id}",
+                "-icount", f"shift=auto,rr=record,rrfile={self.log}"]
+
+    def attach(self, vm):
+        self.pacer = Pacer(vm)
+        vm.agent_pacer = self.pacer
+
+    def finish(self, vm, cell, counter_names):
+        """Stop the VM, write the sidecar; returns it. The agent is let
+        go (the guest stands still: no request can be answered)."""
+        uptime = None
+        try:
+            text = vm.agent.read_files(["/proc/uptime"])["/proc/uptime"]
+            uptime = float(text.split()[0]) if text else None
+        except (harness.HarnessError, OSError, ValueError, IndexError):
+            pass
+        vm.qmp.execute("stop")
+        seconds = vm.since_start()
+        icount = vm.qmp.execute("query-replay")["icount"]
+        events, counters = device_state(vm, counter_names)
+        regs = registers(vm)
+        for agent in vm.agents:
+            agent.close()
+        vm.agent, vm.agents = None, []
+        cmdline = (vm.report_dir / "qemu.cmdline").read_text().strip()
+        data = {
+            "format": sidecar.FORMAT, "cell": cell, "device": vm.device,
+            "qemu": str(vm.paths["QEMU_BIN"]),
+            "qemu_sha256": qemu_sha256(vm.paths["QEMU_BIN"]),
+            "device_source_sha256": device_source_sha256(),
+            "argv": vm.argv(), "cmdline": cmdline,
+            "icount": icount, "events": events, "counters": counters,
+            "device_digest": sidecar.device_digest(events, counters),
+            "registers": regs,
+            "record_seconds": round(seconds, 2),
+            "guest_seconds": uptime,
+            "log_bytes": os.path.getsize(self.log),
+            "agent_steps": self.pacer.steps if self.pacer else 0,
+        }
+        write_json(os.path.join(self.dir, sidecar.SIDECAR), data)
+        try:
+            shutil.copyfile(vm.console, os.path.join(self.dir,
+                                                     "console.log"))
+        except OSError:
+            pass
+        return data
+
+
+def write_json(path, data):
+    with open(path, "w") as f:
+        json.dump(data, f, indent=1, sort_keys=True)
+        f.write("\n")
