@@ -162,6 +162,16 @@ def _fuzz_before_setup(args):
     return True
 
 
+def _replay_args(p):
+    from e1000epp.replay import command as replay_command
+    replay_command.add_arguments(p)
+
+
+def _do_replay(args):
+    from e1000epp.replay import command as replay_command
+    return replay_command.replay(args)
+
+
 def _report_args(p):
     from e1000epp.bench import rx as rx_bench
     rx_bench.add_report_arguments(p)
@@ -330,6 +340,10 @@ COMMANDS = [
     Command("resume", "a failing cell's VM saved by run --keep-state, "
             "loaded where it failed (paused, with QMP, the monitor and a "
             "gdbstub); never sets up", _resume_args, _do_resume, None),
+    Command("replay", "a cell recorded by run --record replayed "
+            "instruction for instruction without the peer, checked against "
+            "the recording (or stopped at --break with --gdb); never sets "
+            "up", _replay_args, _do_replay, None),
     Command("soak", "one guest for N minutes: TCP both ways, pattern "
             "frames, link flaps, Tx-hang resets, runtime suspend, MTU "
             "changes in a seeded order; fails on loss, corruption, kernel "

@@ -1,0 +1,206 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`./e1000e-pp replay CELLDIR`: a cell recorded by `run --record`
+replayed instruction for instruction, without the peer or the agent
+(their input is in the log), and checked against the recording.
+
+    ./e1000e-pp replay CELLDIR [--break ICOUNT] [--gdb PORT]
+                               [--timeout SECONDS] [--out DIR]
+
+Refused before QEMU starts when the recording was made by another QEMU
+binary or from another device source (sidecar.py). Without --break:
+replayed to the recording's last instruction (QMP replay-break), then
+the instruction count, the device's event list and counters compared
+(digest; on a mismatch the first event that differs); exit 0 when they
+match. --break ICOUNT stops there instead; with --gdb PORT the gdbstub
+listens on PORT (QEMU starts paused when there is no --break) and QEMU
+stays up until gdb or Ctrl-C ends it."""
+
+import os
+import time
+
+from e1000epp.common import argtypes, paths
+from e1000epp.common.errors import StepError
+from e1000epp.replay import recording, sidecar
+from e1000epp.vm import harness
+
+# Replay wall time per second of the recording's, and on top (QEMU
+# 10.0.13 here: 12-14x on a cell, mostly the guest's idle time and its
+# early boot; docs/usage/replay.md).
+TIMEOUT_FACTOR = 40
+TIMEOUT_BASE = 120
+POLL = 0.5
+
+
+def add_arguments(p):
+    p.add_argument("cell_dir", metavar="CELLDIR",
+                   help="a cell's directory in a report of run --record "
+                   "(build/reports/<stamp>/cells/<cell>)")
+    p.add_argument("--break", dest="break_at", metavar="ICOUNT",
+                   type=argtypes.positive_int,
+                   help="stop at this guest instruction count (at most "
+                   "the recording's last) instead of its end")
+    p.add_argument("--gdb", metavar="PORT",
+                   type=argtypes.int_range(1024, 65535),
+                   help="open QEMU's gdbstub on 127.0.0.1:PORT and keep "
+                   "QEMU up (paused at --break, or at the first "
+                   "instruction) until gdb or Ctrl-C ends it")
+    p.add_argument("--timeout", metavar="SECONDS",
+                   type=argtypes.int_range(10, 86400),
+                   help="give up after this long (default: "
+                   f"{TIMEOUT_FACTOR}x the recording's wall time + "
+                   f"{TIMEOUT_BASE} s)")
+    p.add_argument("--out", metavar="DIR", type=argtypes.output_dir,
+                   help="where the replay's console, QMP log and verdict "
+                   "go (default: CELLDIR/replay/replay-<UTC stamp>)")
+
+
+def _step_error(e):
+    what, why, fix = (list(e.args) + [None, None])[:3]
+    return StepError(what, why, fix)
+
+
+def prepare(cell_dir):
+    """The sidecar of cell_dir's recording, checked against this QEMU
+    binary and device source; StepError when it cannot be replayed."""
+    try:
+        data = sidecar.load(cell_dir)
+        if not os.path.exists(paths.QEMU_BIN):
+            raise sidecar.SidecarError(
+                "the emulator is not built", f"{paths.QEMU_BIN} is missing",
+                "run ./e1000e-pp setup")
+        sidecar.check_build(data, recording.qemu_sha256(),
+                            recording.device_source_sha256())
+    except sidecar.SidecarError as e:
+        raise _step_error(e)
+    return data
+
+
+class ReplayVm(harness.Vm):
+    """The recorded VM's QEMU on its recorded arguments, made for
+    replay; no peer, no agent."""
+
+    def __init__(self, data, cell_dir, out_dir, gdb=None):
+        super().__init__(data["device"], out_dir)
+        log = os.path.abspath(os.path.join(cell_dir, sidecar.RECORD_DIR,
+                                           sidecar.LOG))
+        self.replay_args = sidecar.replay_argv(
+            data["argv"], log, str(self.sockdir), str(self.report_dir))
+        if gdb:
+            self.replay_args += ["-gdb", f"tcp:127.0.0.1:{gdb}"]
+
+    def argv(self):
+        return self.replay_args
+
+
+def run_to(vm, icount, timeout):
+    """replay-break at icount, then wait until the VM stops there;
+    returns the icount it stopped at."""
+    vm.qmp.execute("replay-break", icount=icount)
+    deadline = time.monotonic() + timeout
+    while True:
+        if vm._exited():
+            raise StepError("QEMU exited during the replay",
+                            f"exit status {vm.machine.exitcode()}; "
+                            f"{vm._qemu_log_tail()}",
+                            "see the replay's qemu.log", log=str(
+                                vm.report_dir / "qemu.log"))
+        status = vm.qmp.execute("query-status")["status"]
+        if status != "running":
+            return vm.qmp.execute("query-replay")["icount"]
+        if time.monotonic() > deadline:
+            now = vm.qmp.execute("query-replay")["icount"]
+            raise StepError("the replay did not reach the instruction "
+                            f"count {icount} in {timeout:.0f} s",
+                            f"it is at {now} ({100 * now // icount}%)",
+                            "give it longer with --timeout")
+        time.sleep(POLL)
+
+
+def compare(data, icount, events, counters):
+    """(ok, lines): the replay's end against the recording's."""
+    digest = sidecar.device_digest(events, counters)
+    lines = [f"instruction count: recorded {data['icount']}, replayed "
+             f"{icount}" + (" (same)" if icount == data["icount"] else
+                            " (DIFFERENT)"),
+             f"device digest: recorded {data['device_digest'][:16]}, "
+             f"replayed {digest[:16]}" +
+             (" (same)" if digest == data["device_digest"] else
+              " (DIFFERENT)"),
+             f"device events: {len(data['events'])} recorded, "
+             f"{len(events)} replayed"]
+    diff = sidecar.first_difference(data["events"], events)
+    if diff:
+        i, a, b = diff
+        lines.append(f"first event that differs: #{i + 1}")
+        lines.append(f"  recorded: {a if a is not None else '(none)'}")
+        lines.append(f"  replayed: {b if b is not None else '(none)'}")
+    for name, a, b in sidecar.counter_differences(data["counters"],
+                                                  counters):
+        lines.append(f"counter {name}: recorded {a}, replayed {b}")
+    ok = icount == data["icount"] and digest == data["device_digest"]
+    return ok, lines
+
+
+def replay(args):
+    cell_dir = os.path.abspath(args.cell_dir)
+    data = prepare(cell_dir)
+    end = data["icount"]
+    if args.break_at and args.break_at > end:
+        raise StepError(f"--break {args.break_at} is past the recording's "
+                        "end", f"its last instruction count is {end}",
+                        f"give an instruction count up to {end}")
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    out = os.path.abspath(args.out or os.path.join(
+        cell_dir, sidecar.RECORD_DIR, f"replay-{stamp}"))
+    os.makedirs(out, exist_ok=True)
+    timeout = args.timeout or \
+        TIMEOUT_FACTOR * data["record_seconds"] + TIMEOUT_BASE
+    vm = ReplayVm(data, cell_dir, out, args.gdb)
+    print(f"[replay] {data['cell']} on {data['device']}: {end} "
+          f"instructions, recorded in {data['record_seconds']:.1f} s "
+          f"({data['log_bytes'] / 1e6:.1f} MB log); output {out}",
+          flush=True)
+    t0 = time.monotonic()
+    try:
+        vm.launch()
+        if args.gdb and not args.break_at:
+            vm.qmp.execute("stop")
+            return _hold(vm, args.gdb, "at the first instruction")
+        at = run_to(vm, args.break_at or end, timeout)
+        wall = time.monotonic() - t0
+        if args.break_at:
+            rip = recording.registers(vm).split("RIP=")[-1].split()[0]
+            print(f"[replay] stopped at instruction count {at} (RIP {rip}) "
+                  f"after {wall:.1f} s")
+            if args.gdb:
+                return _hold(vm, args.gdb, f"at instruction count {at}")
+            return 0
+        events, counters = recording.device_state(vm, data["counters"])
+        ok, lines = compare(data, at, events, counters)
+        recording.write_json(os.path.join(out, "replay.json"), {
+            "cell": data["cell"], "icount": at, "events": events,
+            "counters": counters, "ok": ok, "seconds": round(wall, 2),
+            "device_digest": sidecar.device_digest(events, counters)})
+        for line in lines:
+            print(f"[replay] {line}")
+        print(f"[replay] {wall:.1f} s ({wall / data['record_seconds']:.1f}x "
+              "the recording)")
+        print("replay matches the recording" if ok else
+              "replay DIVERGED from the recording")
+        return 0 if ok else 1
+    finally:
+        vm.stop()
+
+
+def _hold(vm, port, where):
+    print(f"[replay] paused {where}; gdbstub on 127.0.0.1:{port}:\n"
+          f"  gdb -ex 'target remote 127.0.0.1:{port}'\n"
+          "  (reverse-stepi / reverse-continue need a snapshot: see "
+          "docs/usage/replay.md); QEMU runs until gdb's `kill` or Ctrl-C "
+          "here", flush=True)
+    try:
+        while not vm._exited():
+            time.sleep(POLL)
+    except KeyboardInterrupt:
+        print("\n[replay] ended by Ctrl-C")
+    return 0
