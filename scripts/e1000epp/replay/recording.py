@@ -17,8 +17,10 @@ The recorded VM is the cell's usual one (harness.Vm) with:
   -icount shift=auto,rr=record: the serial ports' input (the agent's
       requests) is logged too, so the replay needs neither the peer
       nor the agent;
-  nohz=off on the kernel command line and the agent's requests paced
-      (pacing.py): no request is lost to a UART overrun.
+  nohz=off tsc_early_khz=1000000 on the kernel command line
+      (RECORD_APPEND) and the agent's requests paced (pacing.py): no
+      request is lost to a UART overrun, no replay waits through the
+      kernel's PIT calibration.
 The recording ends where the cell's verdict was taken: the VM is
 stopped (QMP stop) and the end state read while it stands still."""
 
@@ -31,9 +33,19 @@ from e1000epp.replay import sidecar
 from e1000epp.replay.pacing import Pacer
 from e1000epp.vm import harness
 
-# Kernel command line of a recorded guest (pacing.py).
-RECORD_APPEND = "nohz=off"
+# Kernel command line of a recorded guest. nohz=off: a periodic tick
+# wakes an idle vCPU every 4 ms, so the log's queued input reaches the
+# guest in milliseconds (pacing.py). tsc_early_khz: the TSC's rate under
+# -icount (1 GHz, what the kernel measures there), so the kernel skips
+# its early PIT calibration loop, which QEMU 10.0.13 replays at about
+# 0.5 M instructions/s (45 s of every replay). Measured on the short
+# recording of tests/functional/test_replay.py: replayed in 67 s with
+# these two; 135-148 s with idle=poll added or in place of nohz=off.
+RECORD_APPEND = "nohz=off tsc_early_khz=1000000"
 FILTER_ID = "rr0"
+# shift=auto: the guest's clock follows the host's (a fixed shift=3
+# recorded the same workload in 12.3 s but replayed it in 201 s).
+ICOUNT_SHIFT = "auto"
 DEVICE_SOURCE = os.path.join(paths.REPO, "hw", "net", "e1000e_pp")
 
 
@@ -83,15 +95,16 @@ class Recorder:
     def qemu_args(self, netdev_id="n0"):
         return ["-object", f"filter-replay,id={FILTER_ID},netdev="
                 f"{netdev_id}",
-                "-icount", f"shift=auto,rr=record,rrfile={self.log}"]
+                "-icount", f"shift={ICOUNT_SHIFT},rr=record,"
+                f"rrfile={self.log}"]
 
     def attach(self, vm):
         self.pacer = Pacer(vm)
         vm.agent_pacer = self.pacer
 
     def finish(self, vm, cell, counter_names):
-        """Stop the VM, write the sidecar; returns it. The agent is let
-        go (the guest stands still: no request can be answered)."""
+        """Stop the VM, read its end state, write the sidecar, let it
+        run on (for vm.stop()); returns the sidecar."""
         uptime = None
         try:
             text = vm.agent.read_files(["/proc/uptime"])["/proc/uptime"]
@@ -103,9 +116,11 @@ class Recorder:
         icount = vm.qmp.execute("query-replay")["icount"]
         events, counters = device_state(vm, counter_names)
         regs = registers(vm)
-        for agent in vm.agents:
-            agent.close()
-        vm.agent, vm.agents = None, []
+        # On: the agent's QUIT then powers the guest off (vm.stop()),
+        # instructions after this end. A QMP quit here would put the
+        # shutdown into the log at this very instruction count, and a
+        # replay stopped here would quit before its end state is read.
+        vm.qmp.execute("cont")
         cmdline = (vm.report_dir / "qemu.cmdline").read_text().strip()
         data = {
             "format": sidecar.FORMAT, "cell": cell, "device": vm.device,
