@@ -37,12 +37,12 @@ def test_setup_decided_per_command(command, setup):
 def test_every_command_is_in_the_table():
     names = [c.name for c in cli.COMMANDS]
     assert names == ["setup", "qemu", "test", "run", "merge", "bench",
-                     "report", "race", "fuzz", "resume", "soak", "bugs",
-                     "mutate", "kselftest"]
+                     "report", "race", "fuzz", "resume", "replay", "soak",
+                     "bugs", "mutate", "kselftest"]
     for c in cli.COMMANDS:
         if c.name == "merge":
             assert parse(c.name, "--report", "out", "shard1").run is c.run
-        elif c.name == "resume":
+        elif c.name in ("resume", "replay"):
             assert parse(c.name, "celldir").run is c.run
         elif c.name == "soak":
             assert parse(c.name, "--minutes", "2").run is c.run
@@ -110,7 +110,8 @@ def test_suites_default_to_all_and_keep_the_given_order():
     # the sanitized qtests and the clang unit build need builds of their
     # own: only when asked for
     assert selftest_command.SUITE_NAMES == ["cli", "unit", "qtest", "functional",
-                                            "qtest-sanitized", "unit-clang"]
+                                            "qtest-sanitized", "unit-clang",
+                                            "replay"]
     assert parse("test", "--suite", "qtest-sanitized").suite == \
         ["qtest-sanitized"]
     assert parse("test", "--suite", "qtest,unit,qtest").suite == \
@@ -158,7 +159,7 @@ def test_run_traffic_timeout_defaults_to_two_minutes():
      "'frobnicate'"),
     (["test", "--suite", "foo"], "e1000e-pp test: error: argument --suite: "
      "unknown suite 'foo' (choose from cli,unit,qtest,functional,"
-     "qtest-sanitized,unit-clang)"),
+     "qtest-sanitized,unit-clang,replay)"),
     (["test", "--suite", "unit,a,b"], "e1000e-pp test: error: argument "
      "--suite: unknown suites 'a', 'b' (choose from "),
     (["test", "--suite", ","], "e1000e-pp test: error: argument --suite: "

@@ -61,6 +61,7 @@ def report_root():
 # Debian's linux-source and the user-kernel images from nothing).
 LONG_UNITS = (
     "test_mutate.py",                                   # ~165 (builds)
+    "test_replay.py",                                   # 95-160 (a replay)
     "test_soak.py",                                     # ~85
     "test_matrix_run.py",                               # 85-90
     "test_pagepool_truesize.py",                        # ~60 (series image)

@@ -14,13 +14,13 @@ from e1000epp.common import paths
 from e1000epp.common.errors import StepError
 from e1000epp.common.progress import Reporter
 from e1000epp.selftest.meson_suite import run_meson_suite
-from e1000epp.selftest.pytest_suite import CLI_DIR, run_pytest
+from e1000epp.selftest.pytest_suite import CLI_DIR, REPLAY_DIR, run_pytest
 from e1000epp.selftest.results import SuiteResult, table
 
 LAST_TEST = os.path.join(paths.REPORTS_DIR, "last-test")
 # Wall-time limits of the pytest suites; a compiled test() has the timeout
 # its meson.build gives it.
-PYTEST_LIMITS = {"cli": 600, "functional": 7200}
+PYTEST_LIMITS = {"cli": 600, "functional": 7200, "replay": 7200}
 # qtest programs at a time per host CPU: a qtest binary and its QEMU wait
 # on each other's replies most of the time, so more than one a CPU pays.
 QTEST_WORKERS_PER_CPU = 3
@@ -111,10 +111,21 @@ def run_functional(k=None):
     return res
 
 
+def run_replay(k=None):
+    """The longer record/replay checks (tests/replay): one VM at a time,
+    each replay several minutes (docs/usage/replay.md)."""
+    res, _ = run_pytest(os.path.join(LAST_TEST, "replay-junit.xml"), k,
+                        {"E1000EPP_REPORT_DIR":
+                         os.path.join(LAST_TEST, "replay")},
+                        name="replay", test_dir=REPLAY_DIR,
+                        limit=PYTEST_LIMITS["replay"])
+    return res
+
+
 SUITES = {"cli": run_cli, "unit": run_unit, "qtest": run_qtest,
           "functional": run_functional,
           "qtest-sanitized": run_qtest_sanitized,
-          "unit-clang": run_unit_clang}
+          "unit-clang": run_unit_clang, "replay": run_replay}
 SUITE_NAMES = list(SUITES)
 # What `test` runs without --suite: the sanitized qtests need their own
 # QEMU build (setup --sanitized) and the clang unit suite its own native

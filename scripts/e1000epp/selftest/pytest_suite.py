@@ -15,6 +15,7 @@ from e1000epp.selftest.results import selected, SuiteResult
 PYTHON = "/usr/bin/python3"
 FUNCTIONAL_DIR = os.path.join(paths.REPO, "tests", "functional")
 CLI_DIR = os.path.join(paths.REPO, "tests", "cli")
+REPLAY_DIR = os.path.join(paths.REPO, "tests", "replay")
 
 
 def pytest_files(test_dir):
