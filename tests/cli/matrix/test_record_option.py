@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""run --record: which cells can be recorded (matrix/command.py
+host_timed, check_record), and the refusals before setup."""
+
+import argparse
+
+import pytest
+
+from e1000epp.common.errors import StepError
+from e1000epp.matrix import cell_model, command
+
+
+def test_the_reduced_matrix_cells_that_change_the_device_over_qmp():
+    refused = {c.name: command.host_timed(c)
+               for c in cell_model.MATRICES["reduced"]()
+               if command.host_timed(c)}
+    assert refused == {
+        "mtu1500-strip-msix-noiommu-errcrc":
+            "turns the device knob error-crc (qom-set)",
+        "mtu2027-strip-msix-noiommu-longburst":
+            "turns the device knob fetch-limit (qom-set)",
+        "mtu1500-strip-msix-noiommu-linkdrop":
+            "turns the device knob link-drop (qom-set)",
+        "mtu1500-strip-msix-iommu-dmafault":
+            "turns the device knob dma-fault-writes (qom-set)",
+        "mtu1500-strip-msi-noiommu-txhang":
+            "turns the device knob tx-hold (qom-set)",
+    }
+
+
+def args(**over):
+    a = dict(cost=False, keep_state=False)
+    a.update(over)
+    return argparse.Namespace(**a)
+
+
+def cells(*names):
+    return [c for c in cell_model.MATRICES["reduced"]() if c.name in names]
+
+
+def test_cells_without_host_changes_are_accepted():
+    assert command.check_record(args(), cells(
+        "mtu1500-strip-msix-noiommu", "mtu1500-strip-msix-noiommu-burst")) \
+        is None
+
+
+def test_a_knob_cell_is_refused_by_name():
+    with pytest.raises(StepError) as e:
+        command.check_record(args(), cells(
+            "mtu1500-strip-msix-noiommu",
+            "mtu1500-strip-msi-noiommu-txhang"))
+    assert e.value.what == "--record: 1 of the selected cells cannot be " \
+        "replayed"
+    assert e.value.why == (
+        "mtu1500-strip-msi-noiommu-txhang turns the device knob tx-hold "
+        "(qom-set): a change made over QMP at a host-timed moment is not in "
+        "QEMU's replay log")
+
+
+@pytest.mark.parametrize("opt", ["cost", "keep_state"])
+def test_record_is_refused_with_cost_and_keep_state(opt):
+    with pytest.raises(StepError) as e:
+        command.check_record(args(**{opt: True}),
+                             cells("mtu1500-strip-msix-noiommu"))
+    assert e.value.what == f"--record with --{opt.replace('_', '-')}"
