@@ -29,6 +29,8 @@ from e1000epp.vm import harness
 TIMEOUT_FACTOR = 40
 TIMEOUT_BASE = 120
 POLL = 0.5
+# Seconds between two progress lines of a running replay.
+PROGRESS = 30
 
 
 def add_arguments(p):
@@ -92,11 +94,14 @@ class ReplayVm(harness.Vm):
         return self.replay_args
 
 
-def run_to(vm, icount, timeout):
+def run_to(vm, icount, timeout, progress=None):
     """replay-break at icount, then wait until the VM stops there;
-    returns the icount it stopped at."""
+    returns the icount it stopped at. progress(text): a line every
+    PROGRESS seconds."""
     vm.qmp.execute("replay-break", icount=icount)
-    deadline = time.monotonic() + timeout
+    t0 = time.monotonic()
+    deadline = t0 + timeout
+    told = t0
     while True:
         if vm._exited():
             raise StepError("QEMU exited during the replay",
@@ -107,6 +112,11 @@ def run_to(vm, icount, timeout):
         status = vm.qmp.execute("query-status")["status"]
         if status != "running":
             return vm.qmp.execute("query-replay")["icount"]
+        if progress and time.monotonic() - told >= PROGRESS:
+            told = time.monotonic()
+            now = vm.qmp.execute("query-replay")["icount"]
+            progress(f"at instruction {now} of {icount} "
+                     f"({100 * now // icount}%) after {told - t0:.0f} s")
         if time.monotonic() > deadline:
             now = vm.qmp.execute("query-replay")["icount"]
             raise StepError("the replay did not reach the instruction "
@@ -166,7 +176,8 @@ def replay(args):
         if args.gdb and not args.break_at:
             vm.qmp.execute("stop")
             return _hold(vm, args.gdb, "at the first instruction")
-        at = run_to(vm, args.break_at or end, timeout)
+        at = run_to(vm, args.break_at or end, timeout,
+                    lambda text: print(f"[replay] {text}", flush=True))
         wall = time.monotonic() - t0
         if args.break_at:
             rip = recording.registers(vm).split("RIP=")[-1].split()[0]
