@@ -18,6 +18,8 @@ MIN_LEN, MAX_LEN = 60, 1514
 COUNTERS = ("rx-offered", "rx-delivered", "rx-missed", "rx-not-ready",
             "rx-buf-new", "rx-buf-reposted", "dma-errors")
 REPLAY_TIMEOUT = 600
+# Where the guest loaded e1000e's code (reverse debugging's breakpoint).
+MODULE_TEXT = "/sys/module/e1000e/sections/.text"
 
 
 def pattern_bytes(count):
@@ -25,14 +27,16 @@ def pattern_bytes(count):
                for seq in range(count))
 
 
-def record_short(device, peer_bin, out_dir, frames=FRAMES, append=""):
+def record_short(device, peer_bin, out_dir, frames=FRAMES, append="",
+                 snapshots=False):
     """Boot, bring eth0 up, pattern frames guest->peer and peer->guest,
     stop: (cell directory, sidecar, {"tx": peer's rx counters, "rx":
-    agent's rx counters})."""
+    agent's rx counters, "text": where e1000e's code is loaded}).
+    snapshots: keep QEMU's snapshots for reverse execution."""
     out_dir = Path(out_dir)
     shutil.rmtree(out_dir, ignore_errors=True)
     cell_dir = out_dir / "cell"
-    rec = recording.Recorder(str(cell_dir))
+    rec = recording.Recorder(str(cell_dir), snapshots)
     vm = harness.Vm(device, out_dir / "boot",
                     append=f"{rec.append} {append}".strip(),
                     extra_args=rec.qemu_args())
@@ -41,6 +45,7 @@ def record_short(device, peer_bin, out_dir, frames=FRAMES, append=""):
     try:
         vm.start(peer_bin)
         harness.link_up(vm)
+        traffic["text"] = vm.agent.read_files([MODULE_TEXT])[MODULE_TEXT]
         vm.peer.command(f"RX 4097 {frames} {harness.GUEST_MAC}")
         vm.agent.kv(f"TX eth0 {harness.PEER_MAC} 4097 {frames} {MIN_LEN} "
                     f"{MAX_LEN}")

@@ -69,6 +69,10 @@ def add_run_arguments(p):
                    "record/replay, one VM per cell, into cells/<name>/"
                    "replay/ for ./e1000e-pp replay CELLDIR "
                    "(docs/usage/replay.md)")
+    p.add_argument("--record-snapshots", action="store_true",
+                   help="with --record: keep QEMU's snapshots beside each "
+                   "recording (one at its start), so that a replay under "
+                   "gdb can execute backwards (reverse-continue)")
     p.add_argument("--vms", metavar="N", type=argtypes.int_range(1, 64),
                    help="run up to N boot groups at once, each in a VM of "
                    "its own (default: one per CPU, as many as fit in "
@@ -148,6 +152,11 @@ def before_setup(args):
                         "give a file in an existing directory, or '-'")
     if user_kernel.wanted(args):
         user_kernel.validate(args)
+    if getattr(args, "record_snapshots", False) and \
+            not getattr(args, "record", False):
+        raise StepError("--record-snapshots without --record",
+                        "only a recording has snapshots to keep",
+                        "add --record")
     if getattr(args, "record", False):
         check_record(args, select_cells(args)[0])
     return True
@@ -376,7 +385,8 @@ def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
             on_result=report_result, on_boot=on_boot,
             measure_cost=args.cost, traffic_timeout=args.traffic_timeout,
             keep_state=args.keep_state, driver=driver_under_test(args),
-            record=record)
+            record=record and ("snapshots" if args.record_snapshots
+                               else True))
 
     results, boots = run_groups(groups, vms, run_group, on_result)
     wall = time.monotonic() - t0

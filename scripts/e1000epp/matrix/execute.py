@@ -546,7 +546,8 @@ def run_cells(cells, device, report_dir, peer_bin, guest_dir=None,
             recorder = None
             if record:
                 recorder = recording.Recorder(os.path.join(
-                    report_dir, "cells", pending[0].name))
+                    report_dir, "cells", pending[0].name),
+                    snapshots=record == "snapshots")
                 extra += recorder.qemu_args()
                 append += " " + recorder.append
             vm = harness.Vm(device, boot_dir, append="e1000epp.load=0 " +

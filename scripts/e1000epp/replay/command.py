@@ -175,7 +175,8 @@ def replay(args):
         vm.launch()
         if args.gdb and not args.break_at:
             vm.qmp.execute("stop")
-            return _hold(vm, args.gdb, "at the first instruction")
+            return _hold(vm, args.gdb, "at the first instruction",
+                         data.get("snapshots"))
         at = run_to(vm, args.break_at or end, timeout,
                     lambda text: print(f"[replay] {text}", flush=True))
         wall = time.monotonic() - t0
@@ -184,7 +185,8 @@ def replay(args):
             print(f"[replay] stopped at instruction count {at} (RIP {rip}) "
                   f"after {wall:.1f} s")
             if args.gdb:
-                return _hold(vm, args.gdb, f"at instruction count {at}")
+                return _hold(vm, args.gdb, f"at instruction count {at}",
+                             data.get("snapshots"))
             return 0
         events, counters = recording.device_state(vm, data["counters"])
         ok, lines = compare(data, at, events, counters)
@@ -203,12 +205,14 @@ def replay(args):
         vm.stop()
 
 
-def _hold(vm, port, where):
+def _hold(vm, port, where, snapshots):
     print(f"[replay] paused {where}; gdbstub on 127.0.0.1:{port}:\n"
-          f"  gdb -ex 'target remote 127.0.0.1:{port}'\n"
-          "  (reverse-stepi / reverse-continue need a snapshot: see "
-          "docs/usage/replay.md); QEMU runs until gdb's `kill` or Ctrl-C "
-          "here", flush=True)
+          f"  gdb -ex 'target remote 127.0.0.1:{port}'\n" +
+          ("  reverse-stepi / reverse-continue work (the recording has "
+           "snapshots)" if snapshots else
+           "  no reverse execution: record with run --record "
+           "--record-snapshots") +
+          "; QEMU runs until gdb's `kill` or Ctrl-C here", flush=True)
     try:
         while not vm._exited():
             time.sleep(POLL)

@@ -27,6 +27,7 @@ stopped (QMP stop) and the end state read while it stands still."""
 import json
 import os
 import shutil
+import time
 
 from e1000epp.common import paths
 from e1000epp.replay import sidecar
@@ -85,18 +86,29 @@ class Recorder:
 
     append = RECORD_APPEND
 
-    def __init__(self, cell_dir):
+    def __init__(self, cell_dir, snapshots=False):
+        # snapshots: a qcow2 beside the log where QEMU keeps its
+        # snapshots (the recording's first, `init`, taken at its start,
+        # and those reverse execution takes in a replay); without it a
+        # replay cannot execute backwards.
         self.dir = os.path.join(cell_dir, sidecar.RECORD_DIR)
         shutil.rmtree(self.dir, ignore_errors=True)
         os.makedirs(self.dir)
+        self.snapshots = None
+        if snapshots:
+            self.snapshots = os.path.join(self.dir, sidecar.SNAPSHOTS)
+            snapshot_image(self.snapshots)
         self.log = os.path.join(self.dir, sidecar.LOG)
         self.pacer = None
 
     def qemu_args(self, netdev_id="n0"):
+        snap = ",rrsnapshot=init" if self.snapshots else ""
         return ["-object", f"filter-replay,id={FILTER_ID},netdev="
                 f"{netdev_id}",
                 "-icount", f"shift={ICOUNT_SHIFT},rr=record,"
-                f"rrfile={self.log}"]
+                f"rrfile={self.log}{snap}"] + \
+            (["-drive", f"file={self.snapshots},if=none,id=rrsnap"]
+             if self.snapshots else [])
 
     def attach(self, vm):
         self.pacer = Pacer(vm)
@@ -135,6 +147,7 @@ class Recorder:
             "guest_seconds": uptime,
             "log_bytes": os.path.getsize(self.log),
             "agent_steps": self.pacer.steps if self.pacer else 0,
+            "snapshots": bool(self.snapshots),
         }
         write_json(os.path.join(self.dir, sidecar.SIDECAR), data)
         try:
@@ -143,6 +156,45 @@ class Recorder:
         except OSError:
             pass
         return data
+
+
+# The snapshot image's size: room for a few snapshots of the 512 MiB
+# guest (QEMU writes only what a snapshot holds).
+SNAPSHOT_IMAGE_BYTES = 4 << 30
+
+
+def snapshot_image(path, qemu_bin=None, timeout=60):
+    """An empty qcow2 at path, made by QEMU itself (blockdev-create on a
+    machine without a guest: the build has no qemu-img). It is attached
+    to no device (`-drive if=none`): QEMU puts only snapshots in it."""
+    harness.qemu_python()
+    from qemu.machine import QEMUMachine
+    open(path, "wb").close()
+    m = QEMUMachine(str(qemu_bin or paths.QEMU_BIN),
+                    args=["-M", "none", "-nodefaults"],
+                    base_temp_dir=os.path.dirname(path))
+    m.launch()
+    try:
+        m.cmd("blockdev-add", driver="file", filename=path,
+              **{"node-name": "img"})
+        m.cmd("blockdev-create", **{"job-id": "mk"},
+              options={"driver": "qcow2", "file": "img",
+                       "size": SNAPSHOT_IMAGE_BYTES})
+        deadline = time.monotonic() + timeout
+        while True:
+            jobs = m.cmd("query-jobs")
+            if jobs and jobs[0]["status"] == "concluded":
+                break
+            if time.monotonic() > deadline:
+                raise harness.HarnessError(f"QEMU did not create {path}")
+            time.sleep(0.1)
+        err = jobs[0].get("error")
+        m.cmd("job-dismiss", id="mk")
+        if err:
+            raise harness.HarnessError(f"QEMU could not create {path}: "
+                                       f"{err}")
+    finally:
+        m.shutdown()
 
 
 def write_json(path, data):

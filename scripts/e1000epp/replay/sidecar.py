@@ -16,6 +16,7 @@ import os
 RECORD_DIR = "replay"
 SIDECAR = "recording.json"
 LOG = "replay.bin"
+SNAPSHOTS = "snapshots.qcow2"
 FORMAT = 1
 # The sidecar's fields, each required.
 FIELDS = ("format", "cell", "device", "qemu", "qemu_sha256",
@@ -165,7 +166,8 @@ def replay_argv(argv, log, sockdir, out_dir):
     -icount rr=replay on log; the unix sockets (the agent's chardev, the
     netdev's peer) moved into sockdir, where nobody listens or connects
     (their input is in the log; what the guest writes goes nowhere); the
-    console and QEMU's trace log (-D) into out_dir."""
+    console and QEMU's trace log (-D) into out_dir; the snapshot image
+    (recording.snapshot_image) the one beside log."""
     out = list(argv)
     for i in range(len(out) - 1):
         flag, value = out[i], out[i + 1]
@@ -185,6 +187,9 @@ def replay_argv(argv, log, sockdir, out_dir):
                 sockdir, os.path.basename(_opt(value, "addr.path"))))
         elif flag == "-D":
             value = os.path.join(out_dir, os.path.basename(value))
+        elif flag == "-drive" and _opt(value, "id") == "rrsnap":
+            value = _set_opt(value, "file", os.path.join(
+                os.path.dirname(log), SNAPSHOTS))
         out[i + 1] = value
     if not any(a == "-icount" for a in out):
         raise SidecarError("the recording's command line has no -icount",

@@ -190,6 +190,18 @@ def test_the_trace_log_moves_with_the_replay():
     assert out[-2:] == ["-D", "/o/trace.log"]
 
 
+def test_the_snapshot_image_is_the_one_beside_the_log():
+    argv = ARGV[:-1] + [ARGV[-1] + ",rrsnapshot=init", "-drive",
+                        "file=/r/cells/c/replay/snapshots.qcow2,if=none,"
+                        "id=rrsnap"]
+    out = sidecar.replay_argv(argv, "/moved/c/replay/replay.bin", "/s",
+                              "/o")
+    assert out[-4:] == [
+        "-icount", "shift=auto,rr=replay,rrfile=/moved/c/replay/replay.bin,"
+                   "rrsnapshot=init",
+        "-drive", "file=/moved/c/replay/snapshots.qcow2,if=none,id=rrsnap"]
+
+
 def test_a_command_line_without_icount_is_refused():
     with pytest.raises(sidecar.SidecarError) as e:
         sidecar.replay_argv(ARGV[:-2], "/l", "/s", "/o")
