@@ -189,14 +189,17 @@ def check_record(args, cells):
     bad = [(c.name, host_timed(c)) for c in cells if host_timed(c)]
     if bad:
         names = "; ".join(f"{n} {why}" for n, why in bad[:4])
+        good = [c.name for c in cells if not host_timed(c)]
         raise StepError(
             f"--record: {len(bad)} of the selected cells cannot be "
             "replayed", f"{names}{' ...' if len(bad) > 4 else ''}: a "
             "change made over QMP at a host-timed moment is not in QEMU's "
             "replay log",
-            "leave them out with --only (e.g. --only "
-            f"'{cells[0].name}' if it is one that can be recorded), "
-            "docs/usage/replay.md")
+            ("leave them out with --only, e.g. --only '^" +
+             "$,^".join(good[:3]) + "$'" if good else
+             "select cells without device knobs or link changes, e.g. "
+             "--only '^mtu1500-strip-msix-noiommu$'") +
+            " (docs/usage/replay.md)")
 
 
 def run_command(args):

@@ -55,6 +55,8 @@ def test_a_knob_cell_is_refused_by_name():
         "mtu1500-strip-msi-noiommu-txhang turns the device knob tx-hold "
         "(qom-set): a change made over QMP at a host-timed moment is not in "
         "QEMU's replay log")
+    assert e.value.fix == "leave them out with --only, e.g. --only " \
+        "'^mtu1500-strip-msix-noiommu$' (docs/usage/replay.md)"
 
 
 @pytest.mark.parametrize("opt", ["cost", "keep_state"])
