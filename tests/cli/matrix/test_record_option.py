@@ -65,3 +65,13 @@ def test_record_is_refused_with_cost_and_keep_state(opt):
         command.check_record(args(**{opt: True}),
                              cells("mtu1500-strip-msix-noiommu"))
     assert e.value.what == f"--record with --{opt.replace('_', '-')}"
+
+
+def test_record_snapshots_without_record_is_refused_before_setup():
+    from e1000epp import cli
+    a = cli.build_parser().parse_args(["run", "--record-snapshots",
+                                       "--matrix", "reduced"])
+    with pytest.raises(StepError) as e:
+        command.before_setup(a)
+    assert (e.value.what, e.value.fix) == (
+        "--record-snapshots without --record", "add --record")
