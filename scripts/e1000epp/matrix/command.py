@@ -174,6 +174,8 @@ def host_timed(cell):
         return f"turns the device knob {fam.knob} (qom-set)"
     if fam and fam.suspend:
         return "pulls the cable (QMP set_link)"
+    if fam and fam.sleep:
+        return "wakes the guest from S3 (QMP system_wakeup)"
     return None
 
 

@@ -42,12 +42,12 @@ import time
 from e1000epp.matrix import (buffer_layout, cell_model, diagnosis,
                              families, frame_count, guest_cost, page_pools,
                              report, sanitizers, vectors)
-from e1000epp.matrix.guest_io import (DEVICE_COUNTERS, Checks, Guest,
-                                      boot_args, cell_observed,
+from e1000epp.matrix.guest_io import (Checks, Guest, boot_args, cell_observed,
                                       check_iommu, check_irq_mode, configure,
                                       ethtool_stats, new_events, read_device,
                                       read_layout, read_qom, read_taint,
                                       scan_dmesg, sh, tcp_retransmits)
+from e1000epp.matrix.cell_recording import finish_recording
 from e1000epp.matrix.traffic_context import TrafficContext
 from e1000epp.matrix.traffic_cost import (measured_traffic, record_cost,
                                           rx_burst)
@@ -485,28 +485,6 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
     if coverage is not None:
         out["coverage"] = coverage
     return out
-
-
-def finish_recording(recorder, vm, cell, r, on_boot, report_dir):
-    """The recording's end state and sidecar, told on the progress
-    stream; a recording that could not be finished is an error of the
-    cell."""
-    try:
-        if not vm.machine.is_running():
-            raise harness.HarnessError("QEMU is gone")
-        data = recorder.finish(vm, cell.name, DEVICE_COUNTERS)
-    except (harness.HarnessError, OSError, KeyError) as e:
-        r["status"] = cell_model.ERROR
-        r["reason"] = (r.get("reason") or "") + \
-            f"\nrecording not finished: {e}"
-        return
-    d = os.path.join(report_dir, "cells", cell.name)
-    r["evidence"] = sorted(os.listdir(d))
-    r["recording"] = {k: data[k] for k in ("icount", "record_seconds",
-                                           "guest_seconds", "log_bytes",
-                                           "device_digest")}
-    on_boot(f"recorded {cell.name}: {data['icount']} instructions, "
-            f"{data['log_bytes'] / 1e6:.1f} MB in {recorder.dir}")
 
 
 def run_cells(cells, device, report_dir, peer_bin, guest_dir=None,

@@ -75,3 +75,20 @@ def test_record_snapshots_without_record_is_refused_before_setup():
         command.before_setup(a)
     assert (e.value.what, e.value.fix) == (
         "--record-snapshots without --record", "add --record")
+
+
+def test_the_default_matrixs_qmp_cells_beyond_knobs_are_refused():
+    """Not only qom-set: QMP set_link (rpm) and system_wakeup (the S3
+    cells) are host-timed too."""
+    why = {c.name: command.host_timed(c)
+           for c in cell_model.MATRICES["default"]()
+           if c.family and c.family.name in ("rpm", "sleep", "sleepdown")}
+    assert why == {
+        "mtu1500-strip-msix-noiommu-rpm": "pulls the cable (QMP set_link)",
+        "mtu1500-strip-msix-iommu-rpm": "pulls the cable (QMP set_link)",
+        "mtu1500-strip-msix-noiommu-sleep":
+            "wakes the guest from S3 (QMP system_wakeup)",
+        "mtu1500-strip-msix-noiommu-sleepdown":
+            "wakes the guest from S3 (QMP system_wakeup)",
+        "mtu9000-keep-intx-noiommu-sleep":
+            "wakes the guest from S3 (QMP system_wakeup)"}
