@@ -325,7 +325,7 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
         diag0 = read_qom(vm, diagnosis.QOM_START)
         peer0 = vm.peer.stats()
         frames0 = frame_count.begin(vm, g, checks, tlog)
-        vectors0 = vectors.read(vm)
+        vectors0 = vectors.read_start(vm)
         pools0 = page_pools.begin(vm, checks, tlog, driver)
         sanitizers.begin(vm, g, checks)
         fills = IotlbFills(vm) if cell.iommu == "iommu" and \

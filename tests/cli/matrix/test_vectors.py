@@ -146,3 +146,49 @@ def test_an_irq_requested_again_counts_from_then():
                         ({"eth0": 81}, dev(217, 0, 0)))
     assert fails == []
     assert "vector eth0: guest 81, device 97" in log
+
+
+class RacingVm:
+    """Rx vector counts of both sides (10 each); an interrupt lands right
+    after the first of the two reads (the device sends it, the guest
+    takes it: both +1)."""
+    NIC_ID = "nic0"
+
+    def __init__(self):
+        self.agent, self.qmp = self, self
+        self.guest = self.dev = 10
+        self.order = []
+
+    def _after_read(self, side):
+        if not self.order:
+            self.guest += 1
+            self.dev += 1
+        self.order.append(side)
+
+    def read_files(self, paths, timeout=60):
+        text = f"           CPU0\n 24:   {self.guest}  PCI-MSIX eth0-rx-0\n"
+        self._after_read("guest")
+        return {paths[0]: text}
+
+    def execute(self, cmd, **kw):
+        if kw["property"] != "irq-messages-0":
+            return 0
+        value = self.dev
+        self._after_read("device")
+        return value
+
+
+def test_an_interrupt_between_the_reads_never_counts_for_the_guest_only():
+    """Seen in mtu1500-keep-msix-iommu (guest 57, device 56): the start
+    read took the guest first, so an interrupt between the two reads
+    counted in the guest's delta and not the device's. The start now
+    reads the device first (the interrupt is in the guest's start count,
+    not the device's), the end the guest first (the other way round)."""
+    start = RacingVm()
+    g0, d0 = vectors.read_start(start)
+    assert (start.order[0], g0["eth0-rx-0"], d0["irq-messages-0"]) == \
+        ("device", 11, 10)
+    end = RacingVm()
+    g1, d1 = vectors.read(end)
+    assert (end.order[0], g1["eth0-rx-0"], d1["irq-messages-0"]) == \
+        ("guest", 10, 11)
