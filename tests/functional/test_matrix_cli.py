@@ -72,10 +72,12 @@ def test_default_matrix_covers_every_breakpoint_and_crc_mode():
                 9000, 9212):
         for crc in ("strip", "keep", "rxfcs"):
             assert f"mtu{mtu}-{crc}-msix-noiommu" in names
-    # Direct DMA, the IOMMU, and the bounced (swiotlb=force) cells.
+    # Direct DMA, the IOMMU, the bounced (swiotlb=force) cells, and the
+    # system-sleep cells' boot (the bzImage, tsc=reliable).
     assert "mtu1500-strip-msix-bounce" in names
     assert "mtu9212-keep-msix-bounce" in names
-    assert r.stdout.splitlines()[-1] == f"{len(names)} cells, 3 boots"
+    assert "mtu1500-strip-msix-noiommu-sleep" in names
+    assert r.stdout.splitlines()[-1] == f"{len(names)} cells, 4 boots"
 
 
 def test_list_names_the_cells_producing_each_situation():
