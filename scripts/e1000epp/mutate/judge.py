@@ -29,7 +29,7 @@ import tempfile
 import time
 
 from e1000epp.common.errors import StepError
-from e1000epp.matrix import cell_model, execute, guest_cost
+from e1000epp.matrix import cell_model, execute, families, guest_cost
 from e1000epp.matrix.guest_io import Guest, boot_args, sh
 from e1000epp.matrix.report import write_json
 from e1000epp.mutate import campaign as cp
@@ -77,7 +77,9 @@ class Judge:
         mon = os.path.join(tempfile.mkdtemp(prefix="e1000epp-wd-"), "qmp")
         vm = harness.Vm(self.device, d, append="e1000epp.load=0 " + append,
                         device_args=dev_args, guest_dir=img,
-                        extra_args=trace + guestswap.monitor_args(mon))
+                        extra_args=trace + guestswap.monitor_args(mon),
+                        bzimage=key.partition("+")[2] in
+                        families.BZIMAGE_BOOTS)
         vm.watchdog_monitor = mon
         t0 = time.monotonic()
         try:
