@@ -60,17 +60,17 @@ def report_root():
 # on this machine and on a clean one (where the driver is built from
 # Debian's linux-source and the user-kernel images from nothing).
 LONG_UNITS = (
-    "test_mutate.py",                                   # ~165 (builds)
+    "test_mutate.py",                                   # 165-240 (builds)
+    "test_pagepool_bugs.py",                            # 70-230 (2 drivers)
+    "test_kselftest.py",                                # 50; 200 clean (image)
     "test_replay.py",                                   # 95-160 (a replay)
-    "test_soak.py",                                     # ~85
-    "test_matrix_run.py",                               # 85-90
-    "test_pagepool_truesize.py",                        # ~60 (series image)
-    "test_pagepool_bugs.py",                            # 70-220 (2 drivers)
+    "test_soak.py",                                     # ~90
+    "test_matrix_run.py",                               # 85-100
+    "test_pagepool_truesize.py",                        # 60-95 (series image)
     "test_user_kernel.py::driver-src",                  # 45-85
     "test_selftest.py[msix]",                           # ~50 each
     "test_selftest.py[msi]",
     "test_selftest.py[intx]",
-    "test_kselftest.py",                                # ~43
     "test_matrix_stock.py",                             # ~40
     "test_registers.py",                                # 35
     "test_user_kernel.py::test_debian_kernel_6_12",     # 20-32
