@@ -132,4 +132,3 @@ def test_the_sleep_comes_between_the_two_tcp_streams(monkeypatch):
     assert ran == ["traffic_frames", "traffic_udp", "traffic_truesize",
                    "traffic_tcp_tx", "system_sleep", "traffic_tcp_rx",
                    "traffic_checksum"]
-
