@@ -30,6 +30,7 @@ import shutil
 import time
 
 from e1000epp.common import paths
+from e1000epp.image.build_tools import sha256_file
 from e1000epp.replay import sidecar
 from e1000epp.replay.pacing import Pacer
 from e1000epp.vm import harness
@@ -51,7 +52,7 @@ DEVICE_SOURCE = os.path.join(paths.REPO, "hw", "net", "e1000e_pp")
 
 
 def qemu_sha256(qemu_bin=None):
-    return sidecar.file_sha256(qemu_bin or paths.QEMU_BIN)
+    return sha256_file(qemu_bin or paths.QEMU_BIN)
 
 
 def device_source_sha256():

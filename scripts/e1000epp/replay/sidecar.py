@@ -28,14 +28,6 @@ class SidecarError(Exception):
     """(what, why, fix): a recording that cannot be replayed."""
 
 
-def file_sha256(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def tree_sha256(root):
     """One digest of every file under root: each file's path relative
     to root and its bytes, in path order (a file added, removed,
