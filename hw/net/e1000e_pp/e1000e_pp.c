@@ -11,17 +11,14 @@
 #include "qemu/error-report.h"
 #include "qemu/log.h"
 #include "qemu/main-loop.h"
-#include "qemu/timer.h"
 #include "qemu/units.h"
 #include "qapi/error.h"
-#include "hw/pci/pci_device.h"
 #include "hw/pci/pcie.h"
 #include "hw/pci/msi.h"
 #include "hw/pci/msix.h"
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
 #include "net/eth.h"
-#include "net/net.h"
 #include "system/dma.h"
 #include "system/replay.h"
 #include "system/system.h"
@@ -404,6 +401,9 @@ static void e1000e_pp_realize(PCIDevice *d, Error **errp)
                    "the first byte clear)");
         return;
     }
+    if (!e1000e_pp_knob_channel_realize(s, errp)) {
+        return;
+    }
 
     d->config_write = e1000e_pp_write_config;
     d->config[PCI_CACHE_LINE_SIZE] = 0x10;
@@ -484,6 +484,7 @@ static void e1000e_pp_exit(PCIDevice *d)
     E1000EPPState *s = E1000E_PP(d);
     int i;
 
+    e1000e_pp_knob_channel_unrealize(s);
     for (i = 0; i < E1000E_PP_TIMER_COUNT; i++) {
         timer_free(s->timers[i]);
         s->timers[i] = NULL;
@@ -541,6 +542,7 @@ static const Property e1000e_pp_properties[] = {
      */
     DEFINE_PROP_BOOL("x-rx-backpressure", E1000EPPState,
                      core.cfg.rx_backpressure, false),
+    DEFINE_PROP_STRING("x-knobs", E1000EPPState, knob_chardev),
 };
 
 static void e1000e_pp_class_init(ObjectClass *klass, void *data)
@@ -565,6 +567,7 @@ static void e1000e_pp_class_init(ObjectClass *klass, void *data)
     object_class_property_set_description(klass, "x-rx-backpressure",
         "on/off: hold frames in the netdev when the packet buffer is "
         "full instead of dropping them into MPC");
+    e1000e_pp_knob_channel_class_init(klass);
     set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
 }
 

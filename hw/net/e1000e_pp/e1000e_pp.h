@@ -7,6 +7,7 @@
 #ifndef HW_NET_E1000E_PP_H
 #define HW_NET_E1000E_PP_H
 
+#include "chardev/char-fe.h"
 #include "hw/pci/pci_device.h"
 #include "net/net.h"
 #include "qemu/timer.h"
@@ -15,6 +16,9 @@
 
 #define TYPE_E1000E_PP "e1000e-pp"
 OBJECT_DECLARE_SIMPLE_TYPE(E1000EPPState, E1000E_PP)
+
+/* A knob line's bound: the longest name, '=' and a 64-bit value fit. */
+#define E1000E_PP_KNOB_LINE 64
 
 /* Lets a QEMU timer callback know which core timer fired. */
 typedef struct TimerSlot {
@@ -35,10 +39,22 @@ struct E1000EPPState {
     bool link_resync;           /* post_load found the carrier changed */
 
     E1000EPPCore core;          /* core.cfg: the properties' one copy */
+
+    /* The knob channel (x-knobs): its chardev and the line being read. */
+    char *knob_chardev;
+    CharBackend knob_chr;
+    char knob_line[E1000E_PP_KNOB_LINE];
+    int knob_len;
 };
 
 /* e1000e_pp_qom.c: rx-* counters, events, unimplemented-registers, knobs */
 void e1000e_pp_add_qom_properties(E1000EPPState *s);
+bool e1000e_pp_is_knob(const char *name);
+
+/* e1000e_pp_knob_channel.c: knobs set from a chardev (x-knobs) */
+void e1000e_pp_knob_channel_class_init(ObjectClass *klass);
+bool e1000e_pp_knob_channel_realize(E1000EPPState *s, Error **errp);
+void e1000e_pp_knob_channel_unrealize(E1000EPPState *s);
 
 /* e1000e_pp_vmstate.c: the migrated state, built once per class */
 const VMStateDescription *e1000e_pp_vmstate_init(void);

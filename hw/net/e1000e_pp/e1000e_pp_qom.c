@@ -226,6 +226,19 @@ static void e1000e_pp_knob_set(Object *obj, Visitor *v, const char *name,
     }
 }
 
+/* The properties the knob channel may set: the knobs, nothing else. */
+bool e1000e_pp_is_knob(const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < ARRAY_SIZE(knobs); i++) {
+        if (!strcmp(name, knobs[i].name)) {
+            return true;
+        }
+    }
+    return rx_error_kind(name) != E1000E_PP_RXERR_NONE;
+}
+
 static void add_knobs(E1000EPPState *s)
 {
     size_t i;

@@ -197,7 +197,7 @@ static const char *const pp_only_props[] = {
     "x-rx-backpressure", "x-reset-delay-ns", "x-rx-fetch-limit",
     "x-tx-hold", "x-link-drop-ms", "x-wake-event", "x-dma-fault-writes",
     "x-rx-error-crc", "x-rx-error-symbol", "x-rx-error-data",
-    "x-rx-error-oversize",
+    "x-rx-error-oversize", "x-knobs",
     "rx-offered", "rx-delivered", "rx-missed", "rx-wake", "rx-errored",
     "rx-oversize", "rx-not-ready", "rx-null-desc", "rx-buf-new",
     "rx-buf-reposted", "dma-errors", "dma-fault-count", "dma-faults",
@@ -263,6 +263,7 @@ static const CmdlineCase cmdline_pp[] = {
       "Property 'x-dma-fault-writes' takes " COUNT_TAKES },
     { "x-rx-backpressure=2",
       "Parameter 'x-rx-backpressure' expects 'on' or 'off'" },
+    { "x-knobs=nosuch", "Property 'x-knobs' names no chardev: 'nosuch'" },
     { "mac=01:02:03:04:05:06", "Property 'mac' takes a unicast address "
       "(bit 0 of the first byte clear)" },
 };
