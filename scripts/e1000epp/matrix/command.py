@@ -69,6 +69,10 @@ def add_run_arguments(p):
                    "record/replay, one VM per cell, into cells/<name>/"
                    "replay/ for ./e1000e-pp replay CELLDIR "
                    "(docs/usage/replay.md)")
+    p.add_argument("--record-failing", action="store_true",
+                   help="record every selected cell as --record does and "
+                   "keep only the recordings of the cells that fail: "
+                   "for the failure that comes once in twenty runs")
     p.add_argument("--record-snapshots", action="store_true",
                    help="with --record: keep QEMU's snapshots beside each "
                    "recording (one at its start), so that a replay under "
@@ -153,25 +157,32 @@ def before_setup(args):
     if user_kernel.wanted(args):
         user_kernel.validate(args)
     if getattr(args, "record_snapshots", False) and \
-            not getattr(args, "record", False):
+            not recording_wanted(args):
         raise StepError("--record-snapshots without --record",
                         "only a recording has snapshots to keep",
-                        "add --record")
-    if getattr(args, "record", False):
+                        "add --record or --record-failing")
+    if recording_wanted(args):
         check_record(args, select_cells(args)[0])
     return True
 
 
+def recording_wanted(args):
+    """--record or --record-failing: cell_recording.Options, else None."""
+    if not (getattr(args, "record", False) or
+            getattr(args, "record_failing", False)):
+        return None
+    from e1000epp.matrix.cell_recording import Options
+    return Options(snapshots=bool(getattr(args, "record_snapshots", False)),
+                   keep_passing=not getattr(args, "record_failing", False))
+
+
 def host_timed(cell):
     """Why a cell cannot be recorded, or None: what it changes from the
-    host while the guest runs (qom-set of a device knob, QMP set_link)
-    is not in QEMU's replay log, so its replay would diverge."""
+    host while the guest runs over QMP (set_link, system_wakeup) is not
+    in QEMU's replay log, so its replay would diverge. Device knobs are:
+    a recording sets them through the NIC's knob channel
+    (vm/knobchannel.py)."""
     fam = cell.family
-    if cell.settings.knobs:
-        return "sets device knobs (qom-set " + \
-            ", ".join(cell.settings.knobs) + ")"
-    if fam and fam.knob:
-        return f"turns the device knob {fam.knob} (qom-set)"
     if fam and fam.suspend:
         return "pulls the cable (QMP set_link)"
     if fam and fam.sleep:
@@ -199,7 +210,7 @@ def check_record(args, cells):
             "replay log",
             ("leave them out with --only, e.g. --only '^" +
              "$,^".join(good[:3]) + "$'" if good else
-             "select cells without device knobs or link changes, e.g. "
+             "select cells without link changes or system sleep, e.g. "
              "--only '^mtu1500-strip-msix-noiommu$'") +
             " (docs/usage/replay.md)")
 
@@ -319,7 +330,7 @@ def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
     _check_baseline(args.baseline)
     _check_required(args)
     groups = cell_model.plan(cells)
-    record = getattr(args, "record", False)
+    record = recording_wanted(args)
     if record:
         # One VM per cell: each recording starts at its own boot.
         groups = [(key, [c]) for key, group in groups for c in group]
@@ -382,7 +393,8 @@ def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
                         "against a QEMU configured with --enable-plugins)")
     meta["cost"] = bool(args.cost)
     meta["keep_state"] = bool(args.keep_state)
-    meta["record"] = bool(record)
+    meta["record"] = "failing" if record and not record.keep_passing \
+        else bool(record)
 
     def run_group(group, report_result):
         return execute.run_cells(
@@ -390,8 +402,7 @@ def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
             on_result=report_result, on_boot=on_boot,
             measure_cost=args.cost, traffic_timeout=args.traffic_timeout,
             keep_state=args.keep_state, driver=driver_under_test(args),
-            record=record and ("snapshots" if args.record_snapshots
-                               else True))
+            record=record)
 
     results, boots = run_groups(groups, vms, run_group, on_result)
     wall = time.monotonic() - t0

@@ -490,7 +490,7 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
 def run_cells(cells, device, report_dir, peer_bin, guest_dir=None,
               on_result=print, on_boot=print, measure_cost=False,
               traffic_timeout=cell_model.TRAFFIC_TIMEOUT, keep_state=False,
-              driver=None, record=False):
+              driver=None, record=None):
     """Run cells (in cell_model.plan order); returns (results, boots).
     measure_cost: load the cost plugin and measure every cell's traffic
     (matrix/guest_cost.py). traffic_timeout: seconds a cell waits for
@@ -501,9 +501,9 @@ def run_cells(cells, device, report_dir, peer_bin, guest_dir=None,
     driver: the driver under test as the run's options name it
     (cell_model.DRIVER_STOCK, DRIVER_SERIES; None: the user's own, told
     in the guest).
-    record: every boot group is one cell (the caller split them),
-    recorded under QEMU's record/replay into cells/<name>/replay
-    (replay/recording.py)."""
+    record: None, or cell_recording.Options: every boot group is one
+    cell (the caller split them), recorded under QEMU's record/replay
+    into cells/<name>/replay (replay/recording.py)."""
     results, boots = [], 0
     index = 0
     for boot_key, group in cell_model.plan(cells):
@@ -525,14 +525,17 @@ def run_cells(cells, device, report_dir, peer_bin, guest_dir=None,
             if record:
                 recorder = recording.Recorder(os.path.join(
                     report_dir, "cells", pending[0].name),
-                    snapshots=record == "snapshots")
+                    snapshots=record.snapshots)
                 extra += recorder.qemu_args()
                 append += " " + recorder.append
             vm = harness.Vm(device, boot_dir, append="e1000epp.load=0 " +
                             append, device_args=dev_args,
                             guest_dir=guest_dir, extra_args=extra,
                             bzimage=boot_key.partition("+")[2] in
-                            families.BZIMAGE_BOOTS)
+                            families.BZIMAGE_BOOTS,
+                            # Knobs into the replay log, not over QMP.
+                            knob_channel=bool(recorder) and
+                            device == "e1000e-pp")
             if recorder:
                 recorder.attach(vm)
             t0 = time.monotonic()
@@ -570,7 +573,7 @@ def run_cells(cells, device, report_dir, peer_bin, guest_dir=None,
                                  not keep_state)
                     if recorder:
                         finish_recording(recorder, vm, cell, r, on_boot,
-                                         report_dir)
+                                         report_dir, record.keep_passing)
                     if keep_state and r["status"] != cell_model.PASS and \
                             vm.machine.is_running():
                         from e1000epp.matrix import kept_state

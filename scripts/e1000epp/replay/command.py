@@ -3,24 +3,31 @@
 replayed instruction for instruction, without the peer or the agent
 (their input is in the log), and checked against the recording.
 
-    ./e1000e-pp replay CELLDIR [--break ICOUNT] [--gdb PORT]
-                               [--timeout SECONDS] [--out DIR]
+    ./e1000e-pp replay CELLDIR [--break ICOUNT | --break-symbol FUNCTION]
+                               [--gdb PORT] [--timeout SECONDS] [--out DIR]
 
 Refused before QEMU starts when the recording was made by another QEMU
 binary or from another device source (sidecar.py). Without --break:
 replayed to the recording's last instruction (QMP replay-break), then
 the instruction count, the device's event list and counters compared
 (digest; on a mismatch the first event that differs); exit 0 when they
-match. --break ICOUNT stops there instead; with --gdb PORT the gdbstub
-listens on PORT (QEMU starts paused when there is no --break) and QEMU
-stays up until gdb or Ctrl-C ends it."""
+match. --break ICOUNT stops there instead; --break-symbol FUNCTION at
+the first call of an e1000e function (its address as the recorded guest
+loaded it, guest_symbols.py: a first replay under gdb finds the
+instruction count; with --gdb a second one stops there). With --gdb
+PORT the gdbstub listens on PORT (QEMU starts paused when there is no
+break), a gdb script beside the output loads the driver's symbols, and
+QEMU stays up until gdb or Ctrl-C ends it."""
 
 import os
+import shutil
+import socket
+import subprocess
 import time
 
 from e1000epp.common import argtypes, paths
 from e1000epp.common.errors import StepError
-from e1000epp.replay import recording, sidecar
+from e1000epp.replay import guest_symbols, recording, sidecar
 from e1000epp.vm import harness
 
 # Replay wall time per second of the recording's, and on top (QEMU
@@ -41,6 +48,10 @@ def add_arguments(p):
                    type=argtypes.positive_int,
                    help="stop at this guest instruction count (at most "
                    "the recording's last) instead of its end")
+    p.add_argument("--break-symbol", metavar="FUNCTION",
+                   help="stop at the first call of this e1000e function "
+                   "(e.g. e1000_reset_task), found by a first replay "
+                   "under gdb")
     p.add_argument("--gdb", metavar="PORT",
                    type=argtypes.int_range(1024, 65535),
                    help="open QEMU's gdbstub on 127.0.0.1:PORT and keep "
@@ -159,12 +170,24 @@ def replay(args):
         raise StepError(f"--break {args.break_at} is past the recording's "
                         "end", f"its last instruction count is {end}",
                         f"give an instruction count up to {end}")
+    if args.break_at and args.break_symbol:
+        raise StepError("--break and --break-symbol together",
+                        "a replay stops at one point", "give one of them")
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     out = os.path.abspath(args.out or os.path.join(
         cell_dir, sidecar.RECORD_DIR, f"replay-{stamp}"))
     os.makedirs(out, exist_ok=True)
     timeout = args.timeout or \
         TIMEOUT_FACTOR * data["record_seconds"] + TIMEOUT_BASE
+    rec_dir = os.path.join(cell_dir, sidecar.RECORD_DIR)
+    if args.break_symbol:
+        args.break_at = find_symbol(data, cell_dir, out, args.break_symbol,
+                                    timeout)
+        if not args.gdb:
+            return 0
+    if args.gdb:
+        with open(os.path.join(out, "gdbinit"), "w") as f:
+            f.write(guest_symbols.gdb_script(rec_dir, args.gdb))
     vm = ReplayVm(data, cell_dir, out, args.gdb)
     print(f"[replay] {data['cell']} on {data['device']}: {end} "
           f"instructions, recorded in {data['record_seconds']:.1f} s "
@@ -176,7 +199,7 @@ def replay(args):
         if args.gdb and not args.break_at:
             vm.qmp.execute("stop")
             return _hold(vm, args.gdb, "at the first instruction",
-                         data.get("snapshots"))
+                         data.get("snapshots"), out)
         at = run_to(vm, args.break_at or end, timeout,
                     lambda text: print(f"[replay] {text}", flush=True))
         wall = time.monotonic() - t0
@@ -186,7 +209,7 @@ def replay(args):
                   f"after {wall:.1f} s")
             if args.gdb:
                 return _hold(vm, args.gdb, f"at instruction count {at}",
-                             data.get("snapshots"))
+                             data.get("snapshots"), out)
             return 0
         events, counters = recording.device_state(vm, data["counters"])
         ok, lines = compare(data, at, events, counters)
@@ -205,9 +228,10 @@ def replay(args):
         vm.stop()
 
 
-def _hold(vm, port, where, snapshots):
+def _hold(vm, port, where, snapshots, out):
     print(f"[replay] paused {where}; gdbstub on 127.0.0.1:{port}:\n"
-          f"  gdb -ex 'target remote 127.0.0.1:{port}'\n" +
+          f"  gdb -x {os.path.join(out, 'gdbinit')}   (connects; loads "
+          "e1000e's symbols when the recording has them)\n" +
           ("  reverse-stepi / reverse-continue work (the recording has "
            "snapshots)" if snapshots else
            "  no reverse execution: record with run --record "
@@ -219,3 +243,57 @@ def _hold(vm, port, where, snapshots):
     except KeyboardInterrupt:
         print("\n[replay] ended by Ctrl-C")
     return 0
+
+
+def _free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def find_symbol(data, cell_dir, out, name, timeout):
+    """The instruction count of the first call of e1000e's function name
+    in the replay: a replay under gdb with a hardware breakpoint at the
+    address the recorded guest loaded it at."""
+    rec_dir = os.path.join(cell_dir, sidecar.RECORD_DIR)
+    try:
+        addr = guest_symbols.resolve(rec_dir, name)
+    except guest_symbols.SymbolError as e:
+        raise _step_error(e)
+    if not shutil.which("gdb"):
+        raise StepError("gdb is not installed", "--break-symbol drives "
+                        "the replay through gdb", "run ./e1000e-pp setup")
+    port = _free_port()
+    vm = ReplayVm(data, cell_dir, os.path.join(out, "find-symbol"), port)
+    steps = [f"target remote 127.0.0.1:{port}", f"hbreak *{addr:#x}",
+             "continue", "monitor info replay", "info registers rip",
+             "kill"]
+    print(f"[replay] finding the first call of {name} ({addr:#x}) under "
+          "gdb ...", flush=True)
+    t0 = time.monotonic()
+    try:
+        vm.launch()
+        vm.qmp.execute("stop")
+        try:
+            r = subprocess.run(["gdb", "-batch", "-nx"] +
+                               [a for st in steps for a in ("-ex", st)],
+                               stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True,
+                               timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise StepError(f"{name} was not reached in {timeout:.0f} s",
+                            "the replay under gdb did not stop",
+                            "give it longer with --timeout")
+    finally:
+        vm.stop()
+    with open(os.path.join(out, "find-symbol.txt"), "w") as f:
+        f.write(r.stdout)
+    counts = guest_symbols.hit_icount(r.stdout)
+    if "Breakpoint 1," not in r.stdout or not counts:
+        raise StepError(f"the replay never called {name}",
+                        f"gdb: {r.stdout.strip().splitlines()[-1:]}",
+                        f"see {os.path.join(out, 'find-symbol.txt')}")
+    print(f"[replay] first call of {name} at instruction count "
+          f"{counts[0]} (RIP {addr:#x}), found in "
+          f"{time.monotonic() - t0:.1f} s", flush=True)
+    return counts[0]

@@ -9,6 +9,8 @@ recording written beside the cell's evidence (CELLDIR/replay/):
                    query-replay), the device's event list and counters
                    there and their digest, the registers, the times
   console.log      a copy of the recorded guest's console
+  symbols.txt, sections.json, e1000e.ko
+                   the driver as the guest loaded it (guest_symbols.py)
 
 The recorded VM is the cell's usual one (harness.Vm) with:
   -object filter-replay on its netdev: the frames the peer sends are
@@ -31,7 +33,7 @@ import time
 
 from e1000epp.common import paths
 from e1000epp.image.build_tools import sha256_file
-from e1000epp.replay import sidecar
+from e1000epp.replay import guest_symbols, sidecar
 from e1000epp.replay.pacing import Pacer
 from e1000epp.vm import harness
 
@@ -124,6 +126,12 @@ class Recorder:
             uptime = float(text.split()[0]) if text else None
         except (harness.HarnessError, OSError, ValueError, IndexError):
             pass
+        symbols = []
+        try:
+            symbols = guest_symbols.capture(vm, self.dir)
+        except (harness.HarnessError, OSError) as e:
+            print(f"      recording: no driver symbols kept: {e}",
+                  flush=True)
         vm.qmp.execute("stop")
         seconds = vm.since_start()
         icount = vm.qmp.execute("query-replay")["icount"]
@@ -149,6 +157,7 @@ class Recorder:
             "log_bytes": os.path.getsize(self.log),
             "agent_steps": self.pacer.steps if self.pacer else 0,
             "snapshots": bool(self.snapshots),
+            "symbols": symbols,
         }
         write_json(os.path.join(self.dir, sidecar.SIDECAR), data)
         try:

@@ -31,6 +31,7 @@ from .agentlink import Agent, AgentError
 from .buildpaths import REPO, qemu_python, repo_paths
 from .guestnet import (LINK_TIMEOUT, carrier, counters_at_one_instant,
                        ethtool_settings, ethtool_stats, link_up, wait_carrier)
+from . import knobchannel
 from .hostpeer import Peer, peer_binary
 from .patterns import (M32, PP_ETHERTYPE, PP_MAGIC, mac_bytes, pp_fnv1a,
                        pp_frame, pp_frame_len, pp_mix, read_pcap)
@@ -64,7 +65,7 @@ class Vm:
                  mac=GUEST_MAC, extra_args=(), boot_timeout=120, ipv6=False,
                  device_args=(), guest_dir=None, agent_ports=1,
                  incoming=None, peer=None, bzimage=False,
-                 agent_pacer=None):
+                 agent_pacer=None, knob_channel=False):
         self.device = device
         # Boot the bzImage even where a PVH vmlinux exists (kernel()).
         self.bzimage = bzimage
@@ -108,6 +109,10 @@ class Vm:
         # How the agent's requests are sent (Agent's pacer): a recording
         # paces them (replay/pacing.py).
         self.agent_pacer = agent_pacer
+        # knob_channel: the NIC's knobs set through its chardev, not
+        # qom-set (a recording: vm/knobchannel.py).
+        self.knobs = knobchannel.KnobChannel(self.sockdir) \
+            if knob_channel else None
 
     def argv(self):
         p = self.paths
@@ -135,9 +140,12 @@ class Vm:
             "-chardev", f"socket,id=agent,path={self.sockdir}/agent.sock,"
                         "server=on,wait=off",
             "-serial", "chardev:agent",
-        ] + self._agent_port_args() + self.device_args + [
+        ] + self._agent_port_args() + self.device_args + (
+            knobchannel.qemu_args(self.sockdir) if self.knobs else []) + [
             "-device", f"{self.device},id={self.NIC_ID},"
-                       f"netdev={self.netdev_id},mac={self.mac},romfile=",
+                       f"netdev={self.netdev_id},mac={self.mac},romfile=" +
+                       (f",{knobchannel.device_prop()}" if self.knobs
+                        else ""),
             "-netdev", f"stream,id={self.netdev_id},server=off,"
                        f"addr.type=unix,addr.path={self.net_sock}",
         ] + self.extra_args + (["-incoming", self.incoming]
@@ -259,6 +267,8 @@ class Vm:
                 pass
         for agent in self.agents:
             agent.close()
+        if self.knobs:
+            self.knobs.close()
         if self.machine:
             # The agent's QUIT powers the guest off; else QMP quit, else
             # SIGKILL (QEMUMachine.shutdown does both in that order).
