@@ -2,9 +2,12 @@
 """The longer record/replay checks (docs/usage/replay.md, "Tests"):
 three replays of one recording in a row, all identical to it; QEMU's
 stock e1000e recorded and replayed the same way, with what it does
-reported; a matrix cell through `run --record` and `replay`; reverse
-execution through the gdbstub from a later hit of e1000e's Tx clean
-routine back to the one before."""
+reported; a matrix cell through `run --record` and `replay`, and a
+Tx-hang cell whose knob goes through the device's knob channel; `run
+--record-failing` keeping only a failing cell's recording; `replay
+--break-symbol` at the address the recorded guest loaded e1000e's Tx
+clean routine at; reverse execution through the gdbstub from a later
+hit of that routine back to the one before."""
 
 import json
 import re
@@ -70,6 +73,57 @@ def test_a_matrix_cell_recorded_by_run_replays(guest_image, report_dir):
     assert r.stdout.splitlines()[-1] == "replay matches the recording"
 
 
+TXHANG = "mtu1500-strip-msix-noiommu-txhang"
+
+
+def cli(*args, timeout):
+    r = subprocess.run(["/usr/bin/python3", CLI] + [str(a) for a in args],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=timeout)
+    print(r.stdout[-4000:])
+    return r
+
+
+def test_a_knob_cell_recorded_by_run_replays(guest_image, report_dir):
+    """The Tx-hang cell's x-tx-hold goes through the knob channel: in
+    the log, so the replay holds the Tx engine at the same instruction
+    and reaches the same digest."""
+    report = report_dir / "run-record-knob"
+    r = cli("run", "--no-setup", "--record", "--matrix", "default",
+            "--only", f"^{TXHANG}$", "--report", report, timeout=900)
+    assert r.returncode == 0
+    cell_dir = report / "cells" / TXHANG
+    data = json.loads((cell_dir / "replay" / "recording.json").read_text())
+    assert any("knob-tx-hold" in e for e in data["events"])
+    assert "x-knobs=knobs" in data["cmdline"]
+    assert data["symbols"] == ["symbols.txt", "sections.json", "e1000e.ko"]
+    r = cli("replay", cell_dir, timeout=3600)
+    assert r.returncode == 0
+    assert r.stdout.splitlines()[-1] == "replay matches the recording"
+
+
+def test_record_failing_keeps_only_the_failing_cells_recording(
+        guest_image, report_dir):
+    """Under record the plain cell fails (it does not produce
+    irq-throttled: docs/usage/replay.md), the Tx-hang cell passes."""
+    report = report_dir / "record-failing"
+    r = cli("run", "--no-setup", "--record-failing", "--matrix", "default",
+            "--only", f"^{CELL}$,^{TXHANG}$", "--report", report,
+            timeout=900)
+    assert r.returncode == 1
+    assert "1 passed, 1 failed" in r.stdout
+    cells = {c["cell"]: c for c in json.loads(
+        (report / "results.json").read_text())["cells"]}
+    assert cells[CELL]["status"] == "fail"
+    assert cells[CELL]["recording"]["kept"] is True
+    assert (report / "cells" / CELL / "replay" / "replay.bin").is_file()
+    assert cells[TXHANG]["status"] == "pass"
+    assert cells[TXHANG]["recording"]["kept"] is False
+    assert cells[TXHANG]["recording"]["icount"] > 0
+    assert not (report / "cells" / TXHANG / "replay").exists()
+    assert "(passed: deleted, --record-failing)" in r.stdout
+
+
 # e1000_clean_tx_irq in Debian 6.1.0-57's e1000e.ko (`nm`: a static
 # function at .text + 0x17070); the guest says where .text is.
 CLEAN_TX_OFFSET = 0x17070
@@ -109,3 +163,21 @@ def test_reverse_continue_returns_to_the_earlier_hit(guest_image, peer_bin,
     first, second, back = counts
     assert first < second <= data["icount"]
     assert back == first
+
+
+def test_break_symbol_stops_at_the_first_call(guest_image, peer_bin,
+                                              report_dir):
+    """The symbol the recording kept resolves to the address the guest's
+    .text plus `nm`'s offset gives (CLEAN_TX_OFFSET), and the replay
+    finds its first call."""
+    out = report_dir / "break-symbol"
+    cell_dir, data, traffic = replaytools.record_short(
+        "e1000e-pp", peer_bin, out)
+    addr = int(traffic["text"].strip(), 16) + CLEAN_TX_OFFSET
+    r = cli("replay", cell_dir, "--break-symbol", "e1000_clean_tx_irq",
+            timeout=3600)
+    assert r.returncode == 0
+    m = re.search(r"first call of e1000_clean_tx_irq at instruction count "
+                  r"(\d+) \(RIP (0x[0-9a-f]+)\)", r.stdout)
+    assert m and int(m.group(2), 16) == addr
+    assert 0 < int(m.group(1)) < data["icount"]

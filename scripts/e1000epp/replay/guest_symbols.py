@@ -37,7 +37,7 @@ def capture(vm, out_dir):
     """Ask the guest, copy the module; returns what was written (a list
     of file names), empty when the guest has no e1000e module loaded."""
     _, text = vm.agent.sh(
-        f"grep ' \\[{MODULE}\\]$' /proc/kallsyms; true", check=False)
+        f"grep '\\[{MODULE}\\]$' /proc/kallsyms; true", check=False)
     lines = [ln for ln in text.splitlines() if ln.strip()]
     if not lines:
         return []
