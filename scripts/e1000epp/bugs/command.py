@@ -62,7 +62,7 @@ TARGETS = {
     "early-recycle": (
         "mtu9000-strip-msi-noiommu,mtu4097-rxfcs-msix-noiommu",
         r"dmesg free of [^\n]*(WARNING:[^;\n]*\bpage_pool_unref_netmem\b|"
-        r"BUG: Bad page state)|"
+        r"BUG: Bad page state|BUG: KASAN: [a-z-]+ in )|"
         r"report on the console before it died[^\n]*KASAN",
         "a chained chunk recycled while the skb holds it: page_pool "
         "warnings (negative reference) and a bad page state at the next "

@@ -227,3 +227,13 @@ def test_a_sanitizers_report_of_a_dead_guest_catches_early_recycle(
               "maybe wild-memory-access in range")
     out = check("early-recycle", tmp_path, monkeypatch, "error", reason)
     assert out["caught"], out
+
+
+def test_kasans_report_in_dmesg_catches_early_recycle(tmp_path, monkeypatch):
+    """The sanitizing kernel's report of the page read after it went
+    back to the pool (mm/kasan/report.c's first line)."""
+    reason = (DMESG + "[   52.3] BUG: KASAN: use-after-free in "
+              "skb_release_data+0x3c1/0x4b0; [   52.3] Read of size 8 at "
+              "addr ffff888005a3c000 by task ksoftirqd/0")
+    out = check("early-recycle", tmp_path, monkeypatch, "fail", reason)
+    assert out["caught"], out
