@@ -128,8 +128,8 @@ def gdb_script(rec_dir, port):
     if os.path.isfile(ko) and ".text" in sections:
         extra = " ".join(f"-s {name} {addr}"
                          for name, addr in sorted(sections.items())
-                         if name != ".text" and not name.startswith(
-                             (".note", "__", ".gnu")))
+                         if name not in (".text", ".symtab", ".strtab")
+                         and not name.startswith((".note", "__", ".gnu")))
         lines.insert(0, f"add-symbol-file {ko} {sections['.text']} {extra}"
                      .rstrip())
     return "\n".join(lines) + "\n"

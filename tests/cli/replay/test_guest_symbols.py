@@ -84,7 +84,7 @@ def test_the_gdb_script_loads_the_module_at_its_sections(tmp_path):
     (tmp_path / "sections.json").write_text(json.dumps({
         ".text": "0xffffffffc0a1d000", ".data": "0xffffffffc0a40000",
         ".bss": "0xffffffffc0a42000", ".note.gnu.build-id": "0x1",
-        "__ksymtab": "0x2"}))
+        "__ksymtab": "0x2", ".symtab": "0x3", ".strtab": "0x4"}))
     assert guest_symbols.gdb_script(str(tmp_path), 1234).splitlines() == [
         f"add-symbol-file {tmp_path}/e1000e.ko 0xffffffffc0a1d000 "
         "-s .bss 0xffffffffc0a42000 -s .data 0xffffffffc0a40000",
