@@ -3,7 +3,8 @@
 replayed instruction for instruction, without the peer or the agent
 (their input is in the log), and checked against the recording.
 
-    ./e1000e-pp replay CELLDIR [--break ICOUNT | --break-symbol FUNCTION]
+    ./e1000e-pp replay CELLDIR [--break ICOUNT |
+                                --break-symbol FUNCTION [--before ICOUNT]]
                                [--gdb PORT] [--timeout SECONDS] [--out DIR]
 
 Refused before QEMU starts when the recording was made by another QEMU
@@ -14,7 +15,8 @@ the instruction count, the device's event list and counters compared
 match. --break ICOUNT stops there instead; --break-symbol FUNCTION at
 the first call of an e1000e function (its address as the recorded guest
 loaded it, guest_symbols.py: a first replay under gdb finds the
-instruction count; with --gdb a second one stops there). With --gdb
+instruction count; with --gdb a second one stops there), or with
+--before ICOUNT at its last call before that instruction count. With --gdb
 PORT the gdbstub listens on PORT (QEMU starts paused when there is no
 break), a gdb script beside the output loads the driver's symbols, and
 QEMU stays up until gdb or Ctrl-C ends it."""
@@ -52,6 +54,11 @@ def add_arguments(p):
                    help="stop at the first call of this e1000e function "
                    "(e.g. e1000_reset_task), found by a first replay "
                    "under gdb")
+    p.add_argument("--before", metavar="ICOUNT",
+                   type=argtypes.positive_int,
+                   help="with --break-symbol: the last call before this "
+                   "instruction count (a failure's), not the first: "
+                   "backwards from a failure without reverse execution")
     p.add_argument("--gdb", metavar="PORT",
                    type=argtypes.int_range(1024, 65535),
                    help="open QEMU's gdbstub on 127.0.0.1:PORT and keep "
@@ -173,6 +180,14 @@ def replay(args):
     if args.break_at and args.break_symbol:
         raise StepError("--break and --break-symbol together",
                         "a replay stops at one point", "give one of them")
+    if args.before and not args.break_symbol:
+        raise StepError("--before without --break-symbol",
+                        "it bounds the calls --break-symbol looks for",
+                        "add --break-symbol FUNCTION")
+    if args.before and args.before > end:
+        raise StepError(f"--before {args.before} is past the recording's "
+                        "end", f"its last instruction count is {end}",
+                        f"give an instruction count up to {end}")
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     out = os.path.abspath(args.out or os.path.join(
         cell_dir, sidecar.RECORD_DIR, f"replay-{stamp}"))
@@ -182,7 +197,7 @@ def replay(args):
     rec_dir = os.path.join(cell_dir, sidecar.RECORD_DIR)
     if args.break_symbol:
         args.break_at = find_symbol(data, cell_dir, out, args.break_symbol,
-                                    timeout)
+                                    timeout, args.before)
         if not args.gdb:
             return 0
     if args.gdb:
@@ -251,10 +266,13 @@ def _free_port():
         return sock.getsockname()[1]
 
 
-def find_symbol(data, cell_dir, out, name, timeout):
+def find_symbol(data, cell_dir, out, name, timeout, before=None):
     """The instruction count of the first call of e1000e's function name
-    in the replay: a replay under gdb with a hardware breakpoint at the
-    address the recorded guest loaded it at."""
+    in the replay, or with before of its last call before that
+    instruction count: a replay under gdb with a hardware breakpoint at
+    the address the recorded guest loaded it at (with before, every hit
+    is counted and the replay stopped there by QMP replay-break: no
+    reverse execution, which QEMU 10.0.13 can hang in, docs/replay.md)."""
     rec_dir = os.path.join(cell_dir, sidecar.RECORD_DIR)
     try:
         addr = guest_symbols.resolve(rec_dir, name)
@@ -264,19 +282,25 @@ def find_symbol(data, cell_dir, out, name, timeout):
         raise StepError("gdb is not installed", "--break-symbol drives "
                         "the replay through gdb", "run ./e1000e-pp setup")
     port = _free_port()
-    vm = ReplayVm(data, cell_dir, os.path.join(out, "find-symbol"), port)
-    steps = [f"target remote 127.0.0.1:{port}", f"hbreak *{addr:#x}",
-             "continue", "monitor info replay", "info registers rip",
-             "kill"]
-    print(f"[replay] finding the first call of {name} ({addr:#x}) under "
-          "gdb ...", flush=True)
+    work = os.path.join(out, "find-symbol")
+    vm = ReplayVm(data, cell_dir, work, port)
+    script = os.path.join(work, "find-symbol.gdb")
+    with open(script, "w") as f:
+        f.write(f"target remote 127.0.0.1:{port}\nhbreak *{addr:#x}\n" +
+                ("commands 1\nsilent\nmonitor info replay\ncontinue\n"
+                 "end\n" if before else "") +
+                "continue\nmonitor info replay\nkill\n")
+    which = f"the last call of {name} before instruction count {before}" \
+        if before else f"the first call of {name}"
+    print(f"[replay] finding {which} ({addr:#x}) under gdb ...", flush=True)
     t0 = time.monotonic()
     try:
         vm.launch()
         vm.qmp.execute("stop")
+        if before:
+            vm.qmp.execute("replay-break", icount=before)
         try:
-            r = subprocess.run(["gdb", "-batch", "-nx"] +
-                               [a for st in steps for a in ("-ex", st)],
+            r = subprocess.run(["gdb", "-batch", "-nx", "-x", script],
                                stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True,
                                timeout=timeout)
@@ -289,11 +313,16 @@ def find_symbol(data, cell_dir, out, name, timeout):
     with open(os.path.join(out, "find-symbol.txt"), "w") as f:
         f.write(r.stdout)
     counts = guest_symbols.hit_icount(r.stdout)
-    if "Breakpoint 1," not in r.stdout or not counts:
-        raise StepError(f"the replay never called {name}",
+    hits = [c for c in counts if c < before] if before else counts[:1]
+    if not hits or (not before and "Breakpoint 1," not in r.stdout):
+        raise StepError(f"the replay never called {name}" +
+                        (f" before instruction count {before}"
+                         if before else ""),
                         f"gdb: {r.stdout.strip().splitlines()[-1:]}",
                         f"see {os.path.join(out, 'find-symbol.txt')}")
-    print(f"[replay] first call of {name} at instruction count "
-          f"{counts[0]} (RIP {addr:#x}), found in "
-          f"{time.monotonic() - t0:.1f} s", flush=True)
-    return counts[0]
+    print(f"[replay] {which} at instruction count {hits[-1]} "
+          f"(RIP {addr:#x})" +
+          (f"; {len(hits)} calls before it: "
+           f"{', '.join(str(c) for c in hits[-5:])}" if before else "") +
+          f"; found in {time.monotonic() - t0:.1f} s", flush=True)
+    return hits[-1]

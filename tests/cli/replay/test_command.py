@@ -62,3 +62,52 @@ def test_a_break_that_is_no_count_is_an_argument_error(tmp_path):
     r = cli(str(tmp_path), "--break", "zero")
     assert r.returncode == 2
     assert r.stderr.startswith("e1000e-pp replay: error: argument --break:")
+
+
+def replay_args(tmp_path, **over):
+    import argparse
+    a = dict(cell_dir=str(tmp_path), break_at=None, break_symbol=None,
+             before=None, gdb=None, timeout=None, out=str(tmp_path / "o"))
+    a.update(over)
+    return argparse.Namespace(**a)
+
+
+def refusal(tmp_path, monkeypatch, **over):
+    import pytest
+    from e1000epp.common.errors import StepError
+    data = {"icount": 1000, "record_seconds": 9}
+    monkeypatch.setattr(command, "prepare", lambda d: data)
+    with pytest.raises(StepError) as e:
+        command.replay(replay_args(tmp_path, **over))
+    return e.value
+
+
+def test_before_needs_break_symbol(tmp_path, monkeypatch):
+    e = refusal(tmp_path, monkeypatch, before=500)
+    assert (e.what, e.fix) == ("--before without --break-symbol",
+                               "add --break-symbol FUNCTION")
+
+
+def test_before_past_the_end_is_refused(tmp_path, monkeypatch):
+    e = refusal(tmp_path, monkeypatch, before=1001,
+                break_symbol="e1000_reset_task")
+    assert (e.what, e.why) == ("--before 1001 is past the recording's end",
+                               "its last instruction count is 1000")
+
+
+def test_break_and_break_symbol_together_are_refused(tmp_path, monkeypatch):
+    e = refusal(tmp_path, monkeypatch, break_at=5,
+                break_symbol="e1000_reset_task")
+    assert e.what == "--break and --break-symbol together"
+
+
+def test_a_symbol_the_recording_lacks_is_refused_before_qemu(
+        tmp_path, monkeypatch):
+    rec = tmp_path / "replay"
+    rec.mkdir()
+    (rec / "symbols.txt").write_text(
+        "ffffffffc0a24c40 t e1000_reset_task\t[e1000e]\n")
+    e = refusal(tmp_path, monkeypatch, break_symbol="e1000_reset")
+    assert e.what == "no function 'e1000_reset' in the recorded e1000e " \
+        "module"
+    assert e.why == "1 functions; close: e1000_reset_task"
