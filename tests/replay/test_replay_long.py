@@ -181,3 +181,25 @@ def test_break_symbol_stops_at_the_first_call(guest_image, peer_bin,
                   r"(\d+) \(RIP (0x[0-9a-f]+)\)", r.stdout)
     assert m and int(m.group(2), 16) == addr
     assert 0 < int(m.group(1)) < data["icount"]
+
+
+def test_break_symbol_before_finds_the_last_call_and_holds_there(
+        guest_image, peer_bin, report_dir):
+    """--before: every call counted forward up to the bound, the last
+    one taken (the way back from a failure without reverse execution);
+    with --gdb the replay then stands there for gdb."""
+    out = report_dir / "break-before"
+    cell_dir, data, _ = replaytools.record_short("e1000e-pp", peer_bin, out)
+    r = cli("replay", cell_dir, "--break-symbol", "e1000_clean_tx_irq",
+            "--before", data["icount"], timeout=3600)
+    assert r.returncode == 0
+    m = re.search(r"the last call of e1000_clean_tx_irq before instruction "
+                  r"count \d+ at instruction count (\d+) \(RIP 0x[0-9a-f]+\)"
+                  r"; (\d+) calls before it: ([\d, ]+);", r.stdout)
+    assert m, r.stdout
+    last, n = int(m.group(1)), int(m.group(2))
+    calls = [int(c) for c in m.group(3).split(", ")]
+    # Pattern frames both ways: the guest cleaned its Tx ring more than
+    # once, each call later than the one before.
+    assert n >= 2 and calls == sorted(calls) and calls[-1] == last
+    assert last < data["icount"]
