@@ -183,11 +183,10 @@ def test_break_symbol_stops_at_the_first_call(guest_image, peer_bin,
     assert 0 < int(m.group(1)) < data["icount"]
 
 
-def test_break_symbol_before_finds_the_last_call_and_holds_there(
+def test_break_symbol_before_finds_the_last_call(
         guest_image, peer_bin, report_dir):
     """--before: every call counted forward up to the bound, the last
-    one taken (the way back from a failure without reverse execution);
-    with --gdb the replay then stands there for gdb."""
+    one taken (the way back from a failure without reverse execution)."""
     out = report_dir / "break-before"
     cell_dir, data, _ = replaytools.record_short("e1000e-pp", peer_bin, out)
     r = cli("replay", cell_dir, "--break-symbol", "e1000_clean_tx_irq",
