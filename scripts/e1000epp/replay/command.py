@@ -272,7 +272,8 @@ def find_symbol(data, cell_dir, out, name, timeout, before=None):
     instruction count: a replay under gdb with a hardware breakpoint at
     the address the recorded guest loaded it at (with before, every hit
     is counted and the replay stopped there by QMP replay-break: no
-    reverse execution, which QEMU 10.0.13 can hang in, docs/replay.md)."""
+    reverse execution, which QEMU 10.0.13 can hang in: docs/usage/replay.md).
+    """
     rec_dir = os.path.join(cell_dir, sidecar.RECORD_DIR)
     try:
         addr = guest_symbols.resolve(rec_dir, name)

@@ -66,6 +66,8 @@ PACKAGES = [
     "clang", "libclang-rt-14-dev",
     # the sanitizing guest kernel (setup --debug-kernel): objtool, certs
     "libelf-dev", "libssl-dev", "bc",
+    # replay --break-symbol and the replay suite drive the gdbstub
+    "gdb",
 ]
 
 
