@@ -74,9 +74,10 @@ def add_run_arguments(p):
                    "keep only the recordings of the cells that fail: "
                    "for the failure that comes once in twenty runs")
     p.add_argument("--record-snapshots", action="store_true",
-                   help="with --record: keep QEMU's snapshots beside each "
-                   "recording (one at its start), so that a replay under "
-                   "gdb can execute backwards (reverse-continue)")
+                   help="with --record or --record-failing: keep QEMU's "
+                   "snapshots beside each recording (one at its start), "
+                   "so that a replay under gdb can execute backwards "
+                   "(reverse-continue)")
     p.add_argument("--vms", metavar="N", type=argtypes.int_range(1, 64),
                    help="run up to N boot groups at once, each in a VM of "
                    "its own (default: one per CPU, as many as fit in "
