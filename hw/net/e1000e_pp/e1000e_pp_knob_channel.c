@@ -84,10 +84,13 @@ static void knob_read(void *opaque, const uint8_t *buf, int size)
 
     for (i = 0; i < size; i++) {
         if (buf[i] != '\n') {
+            /* knob_len stops at the bound: a line past it is refused */
             if (s->knob_len < E1000E_PP_KNOB_LINE - 1) {
                 s->knob_line[s->knob_len] = buf[i];
             }
-            s->knob_len++;
+            if (s->knob_len < E1000E_PP_KNOB_LINE) {
+                s->knob_len++;
+            }
             continue;
         }
         if (s->knob_len >= E1000E_PP_KNOB_LINE) {

@@ -105,8 +105,11 @@ static void knobchan_sets_knobs(const char *model)
     expect_answer(k, "x-rx-error-crc=3\n", "ok x-rx-error-crc=3");
     g_assert_cmpuint(epp_qom_u64(k->d, "x-rx-error-crc"), ==, 3);
     events = epp_qom_str(k->d, "events");
-    g_assert_nonnull(strstr(events, "knob-tx-hold"));
-    g_assert_nonnull(strstr(events, "knob-reset-ns"));
+    /* The knob's register: TDH (0x03810), CTRL (0x00000). */
+    g_assert_nonnull(strstr(events, " knob-tx-hold reg=0x03810 "
+                            "value=0x00000001\n"));
+    g_assert_nonnull(strstr(events, " knob-reset-ns reg=0x00000 "
+                            "value=0x00000010\n"));
     expect_answer(k, "x-tx-hold=0\n", "ok x-tx-hold=0");
     g_assert_cmpuint(epp_qom_u64(k->d, "x-tx-hold"), ==, 0);
     channel_stop(k);
