@@ -17,7 +17,7 @@ import subprocess
 import pytest
 
 import replaytools
-from e1000epp.replay import command
+from e1000epp.replay import command, guest_symbols
 
 CLI = str(replaytools.harness.REPO / "e1000e-pp")
 CELL = "mtu1500-strip-msix-noiommu"
@@ -155,8 +155,7 @@ def test_reverse_continue_returns_to_the_earlier_hit(guest_image, peer_bin,
     finally:
         vm.stop()
     print(r.stdout)
-    counts = [int(n) for n in re.findall(r"instruction count = (\d+)",
-                                         r.stdout)]
+    counts = guest_symbols.hit_icount(r.stdout)
     hits = re.findall(r"Breakpoint 1, (0x[0-9a-f]+) in", r.stdout)
     assert hits == [f"{bp:#018x}"] * 3
     assert len(counts) == 3

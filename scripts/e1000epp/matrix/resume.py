@@ -21,13 +21,13 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 
+from e1000epp.common import ports
 from e1000epp.common.errors import StepError
 from e1000epp.matrix import kept_state
 from e1000epp.vm import harness
@@ -114,12 +114,6 @@ def check_build(meta, force):
                             "rebuild the checkout that saved it, or "
                             "--force to try (the load may be refused, or "
                             "the device may not be where it was)")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def qemu_argv(meta, state_file, sockdir, run_dir, gdb_port, run):
@@ -242,7 +236,7 @@ def run(args):
     from pathlib import Path
     run_dir = Path(celldir) / "resume"
     run_dir.mkdir(exist_ok=True)
-    gdb_port = args.gdb_port or free_port()
+    gdb_port = args.gdb_port or ports.free_port()
     try:
         peer_bin = harness.peer_binary(harness.repo_paths())
     except harness.HarnessError as e:

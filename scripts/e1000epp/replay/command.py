@@ -23,11 +23,10 @@ QEMU stays up until gdb or Ctrl-C ends it."""
 
 import os
 import shutil
-import socket
 import subprocess
 import time
 
-from e1000epp.common import argtypes, paths
+from e1000epp.common import argtypes, paths, ports
 from e1000epp.common.errors import StepError
 from e1000epp.replay import guest_symbols, recording, sidecar
 from e1000epp.vm import harness
@@ -260,12 +259,6 @@ def _hold(vm, port, where, snapshots, out):
     return 0
 
 
-def _free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def find_symbol(data, cell_dir, out, name, timeout, before=None):
     """The instruction count of the first call of e1000e's function name
     in the replay, or with before of its last call before that
@@ -282,7 +275,7 @@ def find_symbol(data, cell_dir, out, name, timeout, before=None):
     if not shutil.which("gdb"):
         raise StepError("gdb is not installed", "--break-symbol drives "
                         "the replay through gdb", "run ./e1000e-pp setup")
-    port = _free_port()
+    port = ports.free_port()
     work = os.path.join(out, "find-symbol")
     vm = ReplayVm(data, cell_dir, work, port)
     script = os.path.join(work, "find-symbol.gdb")

@@ -18,10 +18,10 @@ addresses of its last load: the function names hold from that load
 on."""
 
 import json
-import lzma
 import os
 import re
-import shutil
+
+from e1000epp.image import kernel_modules
 
 MODULE = "e1000e"
 SYMBOLS = "symbols.txt"
@@ -58,11 +58,8 @@ def capture(vm, out_dir):
     source = module_source(vm.guest_dir)
     if source:
         dest = os.path.join(out_dir, KO)
-        if source.endswith(".xz"):
-            with lzma.open(source) as src, open(dest, "wb") as dst:
-                shutil.copyfileobj(src, dst)
-        else:
-            shutil.copyfile(source, dest)
+        with open(dest, "wb") as f:
+            f.write(kernel_modules.module_bytes(source))
         written.append(KO)
     return written
 

@@ -18,6 +18,27 @@ import time
 from .waits import HarnessError
 
 
+def recv_line(conn, deadline, late, on_eof):
+    """The next line of conn (its .sock, read into its .buf), without
+    its newline; HarnessError(late) at deadline; on_eof() when the peer
+    closes (it may raise, or give conn another socket)."""
+    while b"\n" not in conn.buf:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise HarnessError(late)
+        conn.sock.settimeout(left)
+        try:
+            chunk = conn.sock.recv(65536)
+        except socket.timeout:
+            continue
+        if not chunk:
+            on_eof()
+            continue
+        conn.buf += chunk
+    line, _, conn.buf = conn.buf.partition(b"\n")
+    return line.decode(errors="replace").rstrip("\r")
+
+
 class AgentError(HarnessError):
     """The agent answered ERR."""
 
@@ -82,21 +103,8 @@ class Agent:
                        "destination\n")
 
     def _readline(self, deadline):
-        while b"\n" not in self.buf:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise HarnessError("agent did not answer in time")
-            self.sock.settimeout(left)
-            try:
-                chunk = self.sock.recv(65536)
-            except socket.timeout:
-                continue
-            if not chunk:
-                self._closed()
-                continue
-            self.buf += chunk
-        line, _, self.buf = self.buf.partition(b"\n")
-        text = line.decode(errors="replace").rstrip("\r")
+        text = recv_line(self, deadline, "agent did not answer in time",
+                         self._closed)
         self.log.write(f"{time.time():.3f} < {text}\n")
         self.log.flush()
         return text

@@ -9,10 +9,9 @@ QMP qom-set: a chardev's input is in the replay log and reaches the
 device at the same instruction in the replay, where a qom-set's moment
 is in no log (docs/replay.md)."""
 
-import socket
 import time
 
-from .agentlink import connect
+from .agentlink import connect, recv_line
 from .waits import HarnessError
 
 CHARDEV_ID = "knobs"
@@ -57,22 +56,12 @@ class KnobChannel:
                                f"channel: {answer}")
 
     def _answer(self):
-        deadline = time.monotonic() + ANSWER_TIMEOUT
-        while b"\n" not in self.buf:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise HarnessError("no answer on the knob channel in "
-                                   f"{ANSWER_TIMEOUT} s")
-            self.sock.settimeout(left)
-            try:
-                data = self.sock.recv(256)
-            except socket.timeout:
-                continue
-            if not data:
-                raise HarnessError("QEMU closed the knob channel")
-            self.buf += data
-        line, _, self.buf = self.buf.partition(b"\n")
-        return line.decode(errors="replace")
+        return recv_line(self, time.monotonic() + ANSWER_TIMEOUT,
+                         f"no answer on the knob channel in "
+                         f"{ANSWER_TIMEOUT} s", self._closed)
+
+    def _closed(self):
+        raise HarnessError("QEMU closed the knob channel")
 
     def close(self):
         if self.sock:
