@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * e1000e-pp in-guest agent.
+ * e1000e-pp in-guest agent: e1000epp-agent [--paced] [serial port].
  *
  * Serves the host over a serial port (/dev/ttyS1, a unix-socket chardev on
- * the host side) with a line protocol: one request line, then any number of
+ * the host side; --paced acknowledges what it reads, proto.h) with a line
+ * protocol: one request line, then any number of
  * "D <text>" data lines, then one terminator line "OK [...]" or
  * "ERR <reason>".  Verbs:
  *
@@ -101,7 +102,7 @@ void reply(const char *fmt, ...)
 {
     char line[AGENT_LINE_MAX + 8];
     va_list ap;
-    int n;
+    int i, n;
 
     va_start(ap, fmt);
     n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
@@ -111,6 +112,13 @@ void reply(const char *fmt, ...)
     }
     if ((size_t)n > sizeof(line) - 2) {
         n = sizeof(line) - 2;
+    }
+    for (i = 0; i < n; i++) {
+        unsigned char ch = line[i];
+
+        if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
+            line[i] = '?';
+        }
     }
     line[n++] = '\n';
     write_all(serial_fd, line, n);
@@ -308,10 +316,23 @@ static int open_serial(const char *path)
     return fd;
 }
 
+/* A recorded guest's pacing (proto.h): the bytes read are acknowledged. */
+static void pace_ack(char ch, unsigned int *unacked)
+{
+    static const char ack = PP_PACE_ACK;
+
+    if (++*unacked == PP_PACE_CHUNK || ch == '\n') {
+        write_all(serial_fd, &ack, 1);
+        *unacked = 0;
+    }
+}
+
 int main(int argc, char **argv)
 {
-    const char *path = argc > 1 ? argv[1] : "/dev/ttyS1";
+    bool paced = argc > 1 && strcmp(argv[1], "--paced") == 0;
+    const char *path = argc > 1 + paced ? argv[1 + paced] : "/dev/ttyS1";
     static char line[AGENT_LINE_MAX];
+    unsigned int unacked = 0;
     size_t fill = 0;
     bool running = true;
 
@@ -353,6 +374,9 @@ int main(int argc, char **argv)
             }
             usleep(100000);
             continue;
+        }
+        if (paced) {
+            pace_ack(ch, &unacked);
         }
         if (ch == '\r') {
             continue;

@@ -67,6 +67,19 @@
 #define PP_READY_MARKER     "E1000EPP-READY"
 
 /*
+ * Paced requests (a recorded guest: the agent started with --paced).
+ * Under record/replay QEMU queues what it reads for the vCPU and keeps
+ * reading while the UART still looks empty, so more than its 16-byte
+ * FIFO can arrive at once.  The agent writes PP_PACE_ACK after every
+ * PP_PACE_CHUNK bytes it reads and after each newline; the host sends
+ * the next bytes only then (at most what QEMU reads into an empty
+ * FIFO at Linux's receive trigger level).  Replies never carry the
+ * byte: they print control characters as '?'.
+ */
+#define PP_PACE_ACK         0x06
+#define PP_PACE_CHUNK       16
+
+/*
  * Big-endian fields.  Not the device core's bytes.h: the peer and the
  * agent check the bytes the device writes, so they share no code with it.
  */

@@ -28,7 +28,7 @@ import time
 
 from e1000epp.common import argtypes, paths, ports
 from e1000epp.common.errors import StepError
-from e1000epp.replay import guest_symbols, recording, sidecar
+from e1000epp.replay import guest_symbols, keepalive, recording, sidecar
 from e1000epp.vm import harness
 
 # Replay wall time per second of the recording's, and on top (QEMU
@@ -102,13 +102,26 @@ class ReplayVm(harness.Vm):
         super().__init__(data["device"], out_dir)
         log = os.path.abspath(os.path.join(cell_dir, sidecar.RECORD_DIR,
                                            sidecar.LOG))
-        self.replay_args = sidecar.replay_argv(
-            data["argv"], log, str(self.sockdir), str(self.report_dir))
+        # The recording's keepalive monitor (if it had one) gives way to
+        # the replay's own: an idle stretch of the replay otherwise waits
+        # for QEMU's main loop timeout too (keepalive.py).
+        self.keepalive = keepalive.Keepalive()
+        self.replay_args = keepalive.without_monitor(sidecar.replay_argv(
+            data["argv"], log, str(self.sockdir), str(self.report_dir))) + \
+            keepalive.qemu_args(self.keepalive.path)
         if gdb:
             self.replay_args += ["-gdb", f"tcp:127.0.0.1:{gdb}"]
 
     def argv(self):
         return self.replay_args
+
+    def launch(self):
+        super().launch()
+        self.keepalive.start()
+
+    def stop(self):
+        self.keepalive.stop()
+        return super().stop()
 
 
 def run_to(vm, icount, timeout, progress=None):

@@ -19,10 +19,12 @@ The recorded VM is the cell's usual one (harness.Vm) with:
   -icount shift=auto,rr=record: the serial ports' input (the agent's
       requests) is logged too, so the replay needs neither the peer
       nor the agent;
-  nohz=off tsc_early_khz=1000000 on the kernel command line
-      (RECORD_APPEND) and the agent's requests paced (pacing.py): no
-      request is lost to a UART overrun, no replay waits through the
-      kernel's PIT calibration.
+  nohz=off tsc_early_khz=1000000 e1000epp.paced=1 on the kernel
+      command line (RECORD_APPEND) and the agent's requests paced by
+      its acknowledgements (pacing.py): no request is lost to a UART
+      overrun, no replay waits through the kernel's PIT calibration;
+  a QMP monitor of the keepalive (keepalive.py), which wakes QEMU's
+      main loop every 10 ms.
 The recording ends where the cell's verdict was taken: the VM is
 stopped (QMP stop) and the end state read while it stands still."""
 
@@ -33,8 +35,9 @@ import time
 
 from e1000epp.common import paths
 from e1000epp.image.build_tools import sha256_file
-from e1000epp.replay import guest_symbols, sidecar
-from e1000epp.replay.pacing import Pacer
+from e1000epp.replay import guest_symbols, keepalive, sidecar
+from e1000epp.replay.keepalive import Keepalive
+from e1000epp.replay.pacing import PACED_APPEND, Pacer
 from e1000epp.vm import harness
 
 # Kernel command line of a recorded guest. nohz=off: a periodic tick
@@ -45,7 +48,8 @@ from e1000epp.vm import harness
 # 0.5 M instructions/s (45 s of every replay). Measured on the short
 # recording of tests/functional/test_replay.py: replayed in 67 s with
 # these two; 135-148 s with idle=poll added or in place of nohz=off.
-RECORD_APPEND = "nohz=off tsc_early_khz=1000000"
+# e1000epp.paced=1: the agent acknowledges what it reads (pacing.py).
+RECORD_APPEND = "nohz=off tsc_early_khz=1000000 " + PACED_APPEND
 FILTER_ID = "rr0"
 # shift=auto: the guest's clock follows the host's (a fixed shift=3
 # recorded the same workload in 12.3 s but replayed it in 201 s).
@@ -103,6 +107,7 @@ class Recorder:
             snapshot_image(self.snapshots)
         self.log = os.path.join(self.dir, sidecar.LOG)
         self.pacer = None
+        self.keepalive = Keepalive()
 
     def qemu_args(self, netdev_id="n0"):
         snap = ",rrsnapshot=init" if self.snapshots else ""
@@ -111,10 +116,11 @@ class Recorder:
                 "-icount", f"shift={ICOUNT_SHIFT},rr=record,"
                 f"rrfile={self.log}{snap}"] + \
             (["-drive", f"file={self.snapshots},if=none,id=rrsnap"]
-             if self.snapshots else [])
+             if self.snapshots else []) + \
+            keepalive.qemu_args(self.keepalive.path)
 
     def attach(self, vm):
-        self.pacer = Pacer(vm)
+        self.pacer = Pacer(keepalive=self.keepalive)
         vm.agent_pacer = self.pacer
 
     def finish(self, vm, cell, counter_names):

@@ -1,17 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The recording's sidecar: loading and refusing it, the digests, the
-first differing event, the replay's command line (replay/sidecar.py),
-and the paced agent's steps (replay/pacing.py)."""
+first differing event, the replay's command line (replay/sidecar.py)."""
 
 import hashlib
 import json
 import os
-import socket
-import threading
 
 import pytest
 
-from e1000epp.replay import pacing, sidecar
+from e1000epp.replay import sidecar
 
 QEMU_SUM = "a" * 64
 SOURCE_SUM = "b" * 64
@@ -206,109 +203,3 @@ def test_a_command_line_without_icount_is_refused():
     with pytest.raises(sidecar.SidecarError) as e:
         sidecar.replay_argv(ARGV[:-2], "/l", "/s", "/o")
     assert e.value.args[0] == "the recording's command line has no -icount"
-
-
-def test_a_request_goes_in_steps_of_eight_bytes():
-    assert pacing.chunks(b"SHT 60 ip link set eth0 up\n") == [
-        b"SHT 60 i", b"p link s", b"et eth0 ", b"up\n"]
-
-
-class FakeQmp:
-    def __init__(self, counts):
-        self.counts = list(counts)
-
-    def execute(self, cmd, **args):
-        assert cmd == "query-replay"
-        return {"icount": self.counts.pop(0)}
-
-
-class FakeVm:
-    def __init__(self, counts):
-        self.qmp = FakeQmp(counts)
-
-
-class Reader:
-    """The QEMU end of the agent's socket: reads whatever comes."""
-
-    def __init__(self):
-        self.sock, self.peer = socket.socketpair()
-        self.got = b""
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
-
-    def _read(self):
-        while True:
-            data = self.peer.recv(64)
-            if not data:
-                return
-            self.got += data
-
-    def close(self):
-        self.sock.close()
-        self.thread.join(5)
-        self.peer.close()
-
-
-def test_each_step_waits_for_the_instruction_count_to_move_twice():
-    r = Reader()
-    try:
-        # one step: read 100, same 100, then 120 and 150: two moves
-        p = pacing.Pacer(FakeVm([100, 100, 120, 150]))
-        p.wrap(r.sock)
-        p.send(b"HELLO\n")
-        assert p.steps == 1
-        assert p.vm.qmp.counts == []
-    finally:
-        p.close()
-        r.close()
-    assert r.got == b"HELLO\n"
-
-
-def test_a_long_request_takes_one_step_per_eight_bytes():
-    r = Reader()
-    try:
-        p = pacing.Pacer(FakeVm(range(0, 1000, 10)))
-        p.wrap(r.sock)
-        p.send(b"SHT 60 ip link set eth0 up\n")
-        assert p.steps == 4
-    finally:
-        p.close()
-        r.close()
-    assert r.got == b"SHT 60 ip link set eth0 up\n"
-
-
-def test_a_guest_that_does_not_run_on_times_the_step_out():
-    r = Reader()
-    try:
-        p = pacing.Pacer(FakeVm([7] * 100000), timeout=0.05)
-        p.wrap(r.sock)
-        with pytest.raises(pacing.HarnessError) as e:
-            p.send(b"X\n")
-        assert str(e.value) == ("recording: waited 0 s for the guest to run "
-                                "on (its instruction count, QMP "
-                                "query-replay)")
-    finally:
-        p.close()
-        r.close()
-
-
-def test_what_qemu_writes_is_read_at_once_and_relayed_to_the_agent():
-    qemu, harness_end = socket.socketpair()
-    p = pacing.Pacer(FakeVm([]))
-    agent_sock = p.wrap(harness_end)
-    try:
-        # 1000 one-byte writes: more than QEMU's send buffer holds when
-        # nobody reads (about 280), none blocks
-        qemu.settimeout(5)
-        for i in range(1000):
-            qemu.sendall(b"x")
-        qemu.sendall(b"\n")
-        got = b""
-        agent_sock.settimeout(5)
-        while not got.endswith(b"\n"):
-            got += agent_sock.recv(4096)
-        assert got == b"x" * 1000 + b"\n"
-    finally:
-        p.close()
-        agent_sock.close()
-        qemu.close()
