@@ -80,3 +80,28 @@ def test_replay_with_a_break_past_the_end_is_refused(recorded):
     assert r.stderr.splitlines()[:2] == [
         f"error: --break {data['icount'] + 1} is past the recording's end",
         f"  why: its last instruction count is {data['icount']}"]
+
+
+def test_a_replay_stops_where_the_device_logged_an_event(recorded, device,
+                                                         report_dir):
+    cell_dir, data, _ = recorded
+    argv = ["/usr/bin/python3", CLI, "replay", str(cell_dir),
+            "--break-event", "ctrl-rst:2",
+            "--out", str(report_dir / f"replay-{device}" / "event")]
+    r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=replaytools.REPLAY_TIMEOUT)
+    if device == "e1000e":
+        # stock e1000e keeps no event list: nothing to stop at
+        assert r.returncode == 1
+        assert r.stderr.splitlines()[0] == "error: --break-event " \
+            "ctrl-rst:2: the recording has 0 event(s) with 'ctrl-rst'"
+        return
+    # the driver's probe and its open each reset the MAC (CTRL.RST)
+    resets = [e for e in data["events"] if " ctrl-rst " in e]
+    assert len(resets) >= 2, data["events"]
+    icount = int(resets[1].rsplit("icount=", 1)[1])
+    assert r.returncode == 0, r.stderr
+    assert f"[replay] stopped at instruction count {icount} " in r.stdout
+    # the replay stands right after the instruction that reset the MAC
+    assert f"[replay] the device's last event there: {resets[1]}" \
+        in r.stdout.splitlines()

@@ -47,6 +47,17 @@ struct E1000EPPState {
     int knob_len;
 };
 
+/* Capability offsets in configuration space, as the 82574L lays them. */
+#define CAP_PM              0xc8
+#define CAP_MSI             0xd0
+#define CAP_PCIE            0xe0
+#define CAP_MSIX            0xa0
+#define EXTCAP_AER          0x100
+#define EXTCAP_DSN          0x140
+
+/* e1000e_pp_platform.c: the core's callbacks onto QEMU */
+extern const E1000EPPPlatform e1000e_pp_platform;
+
 /* e1000e_pp_qom.c: rx-* counters, events, unimplemented-registers, knobs */
 void e1000e_pp_add_qom_properties(E1000EPPState *s);
 bool e1000e_pp_is_knob(const char *name);

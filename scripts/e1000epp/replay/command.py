@@ -3,7 +3,7 @@
 replayed instruction for instruction, without the peer or the agent
 (their input is in the log), and checked against the recording.
 
-    ./e1000e-pp replay CELLDIR [--break ICOUNT |
+    ./e1000e-pp replay CELLDIR [--break ICOUNT | --break-event WORD[:N] |
                                 --break-symbol FUNCTION [--before ICOUNT]]
                                [--gdb PORT] [--timeout SECONDS] [--out DIR]
 
@@ -12,7 +12,9 @@ binary or from another device source (sidecar.py). Without --break:
 replayed to the recording's last instruction (QMP replay-break), then
 the instruction count, the device's event list and counters compared
 (digest; on a mismatch the first event that differs); exit 0 when they
-match. --break ICOUNT stops there instead; --break-symbol FUNCTION at
+match. --break ICOUNT stops there instead; --break-event WORD[:N] at
+the instruction count the device stamped on a recorded event (the first
+or N-th containing WORD); --break-symbol FUNCTION at
 the first call of an e1000e function (its address as the recorded guest
 loaded it, guest_symbols.py: a first replay under gdb finds the
 instruction count; with --gdb a second one stops there), or with
@@ -53,6 +55,10 @@ def add_arguments(p):
                    help="stop at the first call of this e1000e function "
                    "(e.g. e1000_reset_task), found by a first replay "
                    "under gdb")
+    p.add_argument("--break-event", metavar="WORD[:N]",
+                   help="stop where the device logged the first (or N-th) "
+                   "recorded event containing WORD (e.g. ctrl-rst, "
+                   "tx-hold): the instruction count it carries")
     p.add_argument("--before", metavar="ICOUNT",
                    type=argtypes.positive_int,
                    help="with --break-symbol: the last call before this "
@@ -189,9 +195,20 @@ def replay(args):
         raise StepError(f"--break {args.break_at} is past the recording's "
                         "end", f"its last instruction count is {end}",
                         f"give an instruction count up to {end}")
-    if args.break_at and args.break_symbol:
-        raise StepError("--break and --break-symbol together",
+    stops = [f for f, v in (("--break", args.break_at),
+                            ("--break-symbol", args.break_symbol),
+                            ("--break-event", args.break_event)) if v]
+    if len(stops) > 1:
+        raise StepError(f"{' and '.join(stops)} together",
                         "a replay stops at one point", "give one of them")
+    if args.break_event:
+        try:
+            args.break_at, line = sidecar.event_icount(data["events"],
+                                                       args.break_event)
+        except sidecar.SidecarError as e:
+            raise _step_error(e)
+        print(f"[replay] event {line!r}: instruction count "
+              f"{args.break_at}", flush=True)
     if args.before and not args.break_symbol:
         raise StepError("--before without --break-symbol",
                         "it bounds the calls --break-symbol looks for",
@@ -234,6 +251,10 @@ def replay(args):
             rip = recording.registers(vm).split("RIP=")[-1].split()[0]
             print(f"[replay] stopped at instruction count {at} (RIP {rip}) "
                   f"after {wall:.1f} s")
+            if args.break_event:
+                events, _ = recording.device_state(vm, [])
+                print("[replay] the device's last event there: " +
+                      (events[-1] if events else "none"))
             if args.gdb:
                 return _hold(vm, args.gdb, f"at instruction count {at}",
                              data.get("snapshots"), out)

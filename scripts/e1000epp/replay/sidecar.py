@@ -71,6 +71,39 @@ def counter_differences(recorded, replayed):
             if recorded.get(k) != replayed.get(k)]
 
 
+def event_icount(events, spec):
+    """(instruction count, line) of the event spec names in the recorded
+    event list: WORD (its first line containing WORD) or WORD:N (the
+    N-th). The device stamps an event with the instruction count only
+    under record/replay (hw/net/e1000e_pp/core/log.c, " icount=N")."""
+    word, sep, nth = spec.rpartition(":")
+    if not sep or not nth.isdigit() or not word:
+        word, nth = spec, "1"
+    nth = int(nth)
+    if nth < 1:
+        raise SidecarError(f"--break-event {spec}: events count from 1",
+                           f"{nth} names no event", f"give {word}:1 or more")
+    hits = [line for line in events if word in line]
+    if len(hits) < nth:
+        listed = "; ".join(events[:8]) or "none"
+        raise SidecarError(
+            f"--break-event {spec}: the recording has "
+            f"{len(hits)} event(s) with {word!r}",
+            f"its {len(events)} events: {listed}",
+            "name a word of one of them (e.g. ctrl-rst), and :N for the "
+            "N-th")
+    line = hits[nth - 1]
+    for field in line.split():
+        key, _, value = field.partition("=")
+        if key == "icount" and value.isdigit():
+            return int(value), line
+    raise SidecarError(f"--break-event {spec}: the event has no "
+                       "instruction count", f"event: {line}",
+                       "record the cell again (the device stamps events "
+                       "under record/replay since 2026-12-06; stock "
+                       "e1000e keeps no events)")
+
+
 def sidecar_path(cell_dir):
     return os.path.join(cell_dir, RECORD_DIR, SIDECAR)
 

@@ -67,7 +67,8 @@ def test_a_break_that_is_no_count_is_an_argument_error(tmp_path):
 def replay_args(tmp_path, **over):
     import argparse
     a = dict(cell_dir=str(tmp_path), break_at=None, break_symbol=None,
-             before=None, gdb=None, timeout=None, out=str(tmp_path / "o"))
+             break_event=None, before=None, gdb=None, timeout=None,
+             out=str(tmp_path / "o"))
     a.update(over)
     return argparse.Namespace(**a)
 
@@ -75,7 +76,7 @@ def replay_args(tmp_path, **over):
 def refusal(tmp_path, monkeypatch, **over):
     import pytest
     from e1000epp.common.errors import StepError
-    data = {"icount": 1000, "record_seconds": 9}
+    data = {"icount": 1000, "record_seconds": 9, "events": EVENTS}
     monkeypatch.setattr(command, "prepare", lambda d: data)
     with pytest.raises(StepError) as e:
         command.replay(replay_args(tmp_path, **over))
@@ -99,6 +100,46 @@ def test_break_and_break_symbol_together_are_refused(tmp_path, monkeypatch):
     e = refusal(tmp_path, monkeypatch, break_at=5,
                 break_symbol="e1000_reset_task")
     assert e.what == "--break and --break-symbol together"
+
+
+def test_break_event_and_break_together_are_refused(tmp_path, monkeypatch):
+    e = refusal(tmp_path, monkeypatch, break_at=5, break_event="ctrl-rst")
+    assert e.what == "--break and --break-event together"
+
+
+# Event lines as the device writes them under record (the second without
+# a count, as a recording from before the stamp would have it).
+EVENTS = ["7245978470 ctrl-rst reg=0x00000 value=0x0410024c icount=912",
+          "7245978502 write-during-reset reg=0x00f00 value=0x00000000",
+          "7294609283 ctrl-rst reg=0x00000 value=0x0410024c icount=977"]
+
+
+def test_break_event_names_the_nth_event_with_the_word():
+    assert sidecar.event_icount(EVENTS, "ctrl-rst") == (912, EVENTS[0])
+    assert sidecar.event_icount(EVENTS, "ctrl-rst:2") == (977, EVENTS[2])
+    assert sidecar.event_icount(EVENTS, "reg=0x00000:2") == (977,
+                                                             EVENTS[2])
+
+
+def test_break_event_without_such_an_event_is_refused(tmp_path,
+                                                       monkeypatch):
+    e = refusal(tmp_path, monkeypatch, break_event="ctrl-rst:3")
+    assert e.what == "--break-event ctrl-rst:3: the recording has 2 " \
+        "event(s) with 'ctrl-rst'"
+    assert e.why.startswith("its 3 events: 7245978470 ctrl-rst ")
+
+
+def test_break_event_without_an_instruction_count_is_refused(tmp_path,
+                                                             monkeypatch):
+    e = refusal(tmp_path, monkeypatch, break_event="write-during-reset")
+    assert e.what == "--break-event write-during-reset: the event has no " \
+        "instruction count"
+    assert e.fix.startswith("record the cell again")
+
+
+def test_break_event_zero_is_refused(tmp_path, monkeypatch):
+    e = refusal(tmp_path, monkeypatch, break_event="ctrl-rst:0")
+    assert e.what == "--break-event ctrl-rst:0: events count from 1"
 
 
 def test_a_symbol_the_recording_lacks_is_refused_before_qemu(

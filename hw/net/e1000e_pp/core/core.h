@@ -91,6 +91,12 @@ typedef struct E1000EPPPlatform {
     /* Knob changes and violations, as listed by e1000e_pp_events. */
     void (*trace_event)(void *opaque, const char *what, uint32_t reg,
                         uint32_t value);
+    /*
+     * The guest's instruction count while QEMU records or replays the
+     * run, else 0 (may be NULL): an event that carries it can be found
+     * again by a replay.
+     */
+    uint64_t (*icount)(void *opaque);
     /* A DMA that failed (may be NULL); the core keeps a list too. */
     void (*trace_dma_fault)(void *opaque, const char *what, uint32_t desc,
                             uint64_t addr, uint32_t offset, uint32_t len,

@@ -50,6 +50,7 @@ void e1000e_pp_event(E1000EPPCore *c, const char *what, uint32_t reg,
     E1000EPPEvent *e = &c->obs.events[c->obs.nevents % E1000E_PP_EVENTS];
 
     e->ns = c->plat->now_ns(c->opaque);
+    e->icount = c->plat->icount ? c->plat->icount(c->opaque) : 0;
     e->what = what;
     e->reg = reg;
     e->value = value;
@@ -80,9 +81,13 @@ static size_t event_line(char *buf, size_t size, size_t len,
 {
     const E1000EPPEvent *e = entry;
 
-    return e1000e_pp_text_add(buf, size, len,
-                              "%lld %s reg=0x%05x value=0x%08x\n",
-                              (long long)e->ns, e->what, e->reg, e->value);
+    len = e1000e_pp_text_add(buf, size, len, "%lld %s reg=0x%05x value=0x%08x",
+                             (long long)e->ns, e->what, e->reg, e->value);
+    if (e->icount) {
+        len = e1000e_pp_text_add(buf, size, len, " icount=%llu",
+                                 (unsigned long long)e->icount);
+    }
+    return e1000e_pp_text_add(buf, size, len, "\n");
 }
 
 size_t e1000e_pp_events(E1000EPPCore *c, char *buf, size_t size)

@@ -16,6 +16,7 @@
 /* One entry of the knob-and-violation list. */
 typedef struct E1000EPPEvent {
     int64_t ns;
+    uint64_t icount;            /* 0: not recorded nor replayed */
     const char *what;
     uint32_t reg;
     uint32_t value;
