@@ -63,7 +63,8 @@ def record_short(device, peer_bin, out_dir, frames=FRAMES, append="",
 
 def replay_once(cell_dir, out_dir, timeout=REPLAY_TIMEOUT):
     """One replay of cell_dir's recording to its end: {ok, icount,
-    events, counters, digest, seconds, lines}."""
+    events, counters, memory (the RAM's SHA-256), digest, seconds,
+    lines}."""
     data = command.prepare(str(cell_dir))
     vm = command.ReplayVm(data, str(cell_dir), str(out_dir))
     t0 = time.monotonic()
@@ -71,9 +72,11 @@ def replay_once(cell_dir, out_dir, timeout=REPLAY_TIMEOUT):
         vm.launch()
         at = command.run_to(vm, data["icount"], timeout)
         events, counters = recording.device_state(vm, data["counters"])
+        memory = recording.memory_sha256(vm, str(out_dir))
     finally:
         vm.stop()
-    ok, lines = command.compare(data, at, events, counters)
+    ok, lines = command.compare(data, at, events, counters, memory)
     return {"ok": ok, "icount": at, "events": events, "counters": counters,
+            "memory": memory,
             "digest": command.sidecar.device_digest(events, counters),
             "seconds": time.monotonic() - t0, "lines": lines}

@@ -44,6 +44,9 @@ def test_the_replay_ends_at_the_recorded_icount_with_the_same_digest(
     assert r["digest"] == data["device_digest"]
     assert r["events"] == data["events"]
     assert r["counters"] == data["counters"]
+    # the guest's whole RAM, byte for byte, at the same instruction
+    assert len(data["memory_sha256"]) == 64
+    assert r["memory"] == data["memory_sha256"]
     assert r["ok"] is True
 
 

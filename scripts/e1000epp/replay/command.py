@@ -162,8 +162,10 @@ def run_to(vm, icount, timeout, progress=None):
         time.sleep(POLL)
 
 
-def compare(data, icount, events, counters):
-    """(ok, lines): the replay's end against the recording's."""
+def compare(data, icount, events, counters, memory=None):
+    """(ok, lines): the replay's end against the recording's (memory:
+    the SHA-256 of the guest's RAM, compared when the recording kept
+    one)."""
     digest = sidecar.device_digest(events, counters)
     lines = [f"instruction count: recorded {data['icount']}, replayed "
              f"{icount}" + (" (same)" if icount == data["icount"] else
@@ -184,6 +186,13 @@ def compare(data, icount, events, counters):
                                                   counters):
         lines.append(f"counter {name}: recorded {a}, replayed {b}")
     ok = icount == data["icount"] and digest == data["device_digest"]
+    if data.get("memory_sha256") and memory:
+        same = memory == data["memory_sha256"]
+        lines.insert(2, f"guest memory: recorded "
+                     f"{data['memory_sha256'][:16]}, replayed "
+                     f"{memory[:16]}" + (" (same)" if same else
+                                         " (DIFFERENT)"))
+        ok = ok and same
     return ok, lines
 
 
@@ -260,10 +269,12 @@ def replay(args):
                              data.get("snapshots"), out)
             return 0
         events, counters = recording.device_state(vm, data["counters"])
-        ok, lines = compare(data, at, events, counters)
+        memory = recording.memory_sha256(vm, out)
+        ok, lines = compare(data, at, events, counters, memory)
         recording.write_json(os.path.join(out, "replay.json"), {
             "cell": data["cell"], "icount": at, "events": events,
-            "counters": counters, "ok": ok, "seconds": round(wall, 2),
+            "counters": counters, "memory_sha256": memory, "ok": ok,
+            "seconds": round(wall, 2),
             "device_digest": sidecar.device_digest(events, counters)})
         for line in lines:
             print(f"[replay] {line}")

@@ -7,7 +7,8 @@ recording written beside the cell's evidence (CELLDIR/replay/):
                    SHA-256 of the QEMU binary and the device source
                    digest, the instruction count at the end (QMP
                    query-replay), the device's event list and counters
-                   there and their digest, the registers, the times
+                   there and their digest, the registers, the SHA-256
+                   of the guest's RAM there, the times
   console.log      a copy of the recorded guest's console
   symbols.txt, sections.json, e1000e.ko
                    the driver as the guest loaded it (guest_symbols.py)
@@ -81,6 +82,20 @@ def device_state(vm, counter_names):
     return events, {name: qom(vm, name) for name in counter_names}
 
 
+def memory_sha256(vm, work_dir):
+    """SHA-256 of the guest's RAM as it stands (the VM stopped): QMP
+    pmemsave of [0, base memory) to a file in work_dir, hashed and
+    removed. With the 512 MiB guest all RAM is below 4 GiB, in one
+    piece from address 0 (q35)."""
+    size = vm.qmp.execute("query-memory-size-summary")["base-memory"]
+    path = os.path.join(work_dir, "memory.img")
+    vm.qmp.execute("pmemsave", val=0, size=size, filename=path)
+    try:
+        return sha256_file(path)
+    finally:
+        os.unlink(path)
+
+
 def registers(vm):
     return vm.qmp.execute("human-monitor-command",
                           **{"command-line": "info registers"})
@@ -143,6 +158,7 @@ class Recorder:
         icount = vm.qmp.execute("query-replay")["icount"]
         events, counters = device_state(vm, counter_names)
         regs = registers(vm)
+        memory = memory_sha256(vm, self.dir)
         # On: the agent's QUIT then powers the guest off (vm.stop()),
         # instructions after this end. A QMP quit here would put the
         # shutdown into the log at this very instruction count, and a
@@ -157,7 +173,7 @@ class Recorder:
             "argv": vm.argv(), "cmdline": cmdline,
             "icount": icount, "events": events, "counters": counters,
             "device_digest": sidecar.device_digest(events, counters),
-            "registers": regs,
+            "registers": regs, "memory_sha256": memory,
             "record_seconds": round(seconds, 2),
             "guest_seconds": uptime,
             "log_bytes": os.path.getsize(self.log),

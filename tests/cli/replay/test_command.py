@@ -42,6 +42,28 @@ def test_a_diverged_replay_names_the_first_event_and_the_counter():
                          "counter rx-offered: recorded 4, replayed 3"]
 
 
+def test_a_replay_whose_memory_differs_has_diverged():
+    data = dict(recorded(["1 a"], {"rx-offered": 4}),
+                memory_sha256="ab" * 32)
+    ok, lines = command.compare(data, 1000, ["1 a"], {"rx-offered": 4},
+                                "cd" * 32)
+    assert ok is False
+    assert lines[2] == ("guest memory: recorded abababababababab, "
+                        "replayed cdcdcdcdcdcdcdcd (DIFFERENT)")
+    ok, lines = command.compare(data, 1000, ["1 a"], {"rx-offered": 4},
+                                "ab" * 32)
+    assert ok is True
+    assert lines[2].endswith("(same)")
+
+
+def test_a_recording_without_a_memory_hash_compares_the_rest():
+    data = recorded(["1 a"], {"rx-offered": 4})
+    ok, lines = command.compare(data, 1000, ["1 a"], {"rx-offered": 4},
+                                "cd" * 32)
+    assert ok is True
+    assert not any(line.startswith("guest memory") for line in lines)
+
+
 def cli(*argv):
     return subprocess.run([sys.executable, CLI, "replay"] + list(argv),
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
