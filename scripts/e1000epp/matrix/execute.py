@@ -267,8 +267,9 @@ def hang_events(events):
     out = []
     for ln in events:
         if "knob-tx-hold" in ln:
-            value = int(ln.rsplit("value=", 1)[-1], 16) if "value=" in ln \
-                else None
+            # "<ns> <what> reg=0x... value=0x...[ icount=N]"
+            fields = dict(w.split("=", 1) for w in ln.split() if "=" in w)
+            value = int(fields["value"], 16) if "value" in fields else None
             out.append(f"knob-tx-hold {value}")
         elif "ctrl-rst" in ln and (not out or out[-1] != "ctrl-rst"):
             out.append("ctrl-rst")

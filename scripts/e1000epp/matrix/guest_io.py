@@ -15,10 +15,13 @@ from e1000epp.vm import harness
 
 LINK_TIMEOUT = 60
 # Kernel log lines that fail a cell wherever they come from.
+# The driver's own failure reports count too: "Unable to allocate ..."
+# (e_err) and the page-pool series' "Unable to create the Rx page pool".
 DMESG_BAD = re.compile(
     r"WARNING:|BUG:|Oops|general protection|Call Trace|kernel panic|"
-    r"page_pool|DMA-API|DMAR:.*\b[Ff]ault|DMAR: \[DMA|iommu.*\bfault|"
+    r"page[_ ]pool|DMA-API|DMAR:.*\b[Ff]ault|DMAR: \[DMA|iommu.*\bfault|"
     r"Hardware Unit Hang|Reset adapter|e1000e.*\b(error|timeout|hang)\b|"
+    r"e1000e.*\bUnable to allocate\b|"
     r"soft lockup|hung_task|refcount_t|list_(add|del) corruption")
 # Device counters read over QMP at the start and the end of a cell.
 DEVICE_COUNTERS = ("rx-offered", "rx-delivered", "rx-missed", "rx-filtered",

@@ -203,6 +203,18 @@ def test_dmesg_scan_tells_a_wake_cause_from_a_hang():
     assert bad("e1000e 0000:00:01.0 eth0: Detected Hardware Unit Hang:")
 
 
+def test_dmesg_scan_fails_on_the_drivers_own_failure_reports():
+    bad = guest_io.DMESG_BAD.search
+    # the page-pool series (0007's e1000_configure) and e1000e's e_err
+    assert bad("e1000e 0000:00:02.0 eth0: Unable to create the Rx page "
+               "pool: 1")
+    assert bad("e1000e 0000:00:02.0 eth0: Unable to allocate memory for "
+               "the receive descriptor ring")
+    # a manageability warning of e1000_init_manageability_pt is not one
+    assert not bad("e1000e 0000:00:02.0 eth0: Unable to create IPMI "
+                   "pass-through filter")
+
+
 def test_the_race_matrix_boots_apart_with_full_preemption():
     cells = cell_model.MATRICES["race"]()
     assert [c.name for c in cells] == [
@@ -233,3 +245,16 @@ def test_the_race_cell_outlasts_the_suspends_wait():
     # its reset (e1000e_pm_runtime_idle).
     assert cell_model.RACE_LINK_DROP_MS > 5000
     assert cell_model.KNOBS["reset-delay"] == "x-reset-delay-ns"
+
+
+def test_the_tx_hang_events_read_with_and_without_the_replay_stamp():
+    # the device's event lines; under record/replay each ends with the
+    # instruction count (hw/net/e1000e_pp/core/log.c)
+    plain = ["100 knob-tx-hold reg=0x03818 value=0x00000001",
+             "200 ctrl-rst reg=0x00000 value=0x0410024c",
+             "201 ctrl-rst reg=0x00000 value=0x0410024c",
+             "300 knob-tx-hold reg=0x03818 value=0x00000000"]
+    stamped = [f"{ln} icount={n}" for n, ln in enumerate(plain, 7)]
+    want = ["knob-tx-hold 1", "ctrl-rst", "knob-tx-hold 0"]
+    assert execute.hang_events(plain) == want
+    assert execute.hang_events(stamped) == want
