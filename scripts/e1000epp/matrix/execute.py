@@ -39,7 +39,7 @@ import os
 import re
 import time
 
-from e1000epp.matrix import (buffer_layout, cell_model, diagnosis,
+from e1000epp.matrix import (boot_dirs, buffer_layout, cell_model, diagnosis,
                              families, frame_count, guest_cost, page_pools,
                              report, sanitizers, vectors)
 from e1000epp.matrix.guest_io import (Checks, Guest, boot_args, cell_observed,
@@ -512,11 +512,10 @@ def run_cells(cells, device, report_dir, peer_bin, guest_dir=None,
         while pending:
             dev_args, append = boot_args(boot_key)
             boots += 1
-            boot_dir = os.path.join(report_dir, "boots",
-                                    f"{boots:02d}-{boot_key}")
+            boot_dir = boot_dirs.new_boot_dir(report_dir,
+                                              f"{boots:02d}-{boot_key}")
             extra = []
             iommu = boot_key.partition("+")[0] == "iommu"
-            os.makedirs(boot_dir, exist_ok=True)
             if measure_cost:
                 extra = guest_cost.qemu_args(boot_dir, iommu)
             elif iommu:
