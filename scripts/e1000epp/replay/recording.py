@@ -126,7 +126,13 @@ class Recorder:
 
     def qemu_args(self, netdev_id="n0"):
         snap = ",rrsnapshot=init" if self.snapshots else ""
-        return ["-object", f"filter-replay,id={FILTER_ID},netdev="
+        # apic.vapic=off: a reverse-continue loads a snapshot in the
+        # main loop, holding the replay lock; the TPR-patching ROM's
+        # post_load then waits for the vCPU (run_on_cpu), which waits
+        # for that lock (QEMU 10.0.13: a deadlock in the replay suite's
+        # reverse test). The ROM serves Windows guests' TPR writes only.
+        return ["-global", "apic.vapic=off",
+                "-object", f"filter-replay,id={FILTER_ID},netdev="
                 f"{netdev_id}",
                 "-icount", f"shift={ICOUNT_SHIFT},rr=record,"
                 f"rrfile={self.log}{snap}"] + \
