@@ -63,7 +63,7 @@ LONG_UNITS = (
     "test_mutate.py",                                   # 165-240 (builds)
     "test_pagepool_bugs.py",                            # 70-230 (2 drivers)
     "test_kselftest.py",                                # 50; 200 clean (image)
-    "test_replay.py",                                   # 95-160 (a replay)
+    "test_replay.py",                                   # 40-60 (2 replays)
     "test_soak.py",                                     # ~90
     "test_matrix_run.py",                               # 85-100
     "test_pagepool_truesize.py",                        # 60-95 (series image)
