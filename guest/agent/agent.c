@@ -98,6 +98,18 @@ static void write_all(int fd, const char *buf, size_t len)
     }
 }
 
+/*
+ * What a reply may carry: control characters other than tab become '?',
+ * so no reply holds a line break of its own or the pacing's
+ * acknowledgement (proto.h).
+ */
+static char printable(char c)
+{
+    unsigned char ch = c;
+
+    return (ch < 0x20 && ch != '\t') || ch == 0x7f ? '?' : c;
+}
+
 void reply(const char *fmt, ...)
 {
     char line[AGENT_LINE_MAX + 8];
@@ -114,17 +126,13 @@ void reply(const char *fmt, ...)
         n = sizeof(line) - 2;
     }
     for (i = 0; i < n; i++) {
-        unsigned char ch = line[i];
-
-        if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
-            line[i] = '?';
-        }
+        line[i] = printable(line[i]);
     }
     line[n++] = '\n';
     write_all(serial_fd, line, n);
 }
 
-/* One data line; control characters other than tab become '?'. */
+/* One data line, printable (printable()). */
 void reply_data(const char *text, size_t len)
 {
     char line[AGENT_LINE_MAX + 4];
@@ -133,9 +141,7 @@ void reply_data(const char *text, size_t len)
     memcpy(line, PP_LINE_DATA, 2);
     n = 2;
     for (i = 0; i < len && n < sizeof(line) - 1; i++) {
-        unsigned char ch = text[i];
-
-        line[n++] = (ch < 0x20 && ch != '\t') || ch == 0x7f ? '?' : ch;
+        line[n++] = printable(text[i]);
     }
     line[n++] = '\n';
     write_all(serial_fd, line, n);

@@ -214,3 +214,25 @@ void test_knob_dma_fault_writes_rejects_the_next_data_write(void)
                  "value=0x00000001"));
     fake_free(f);
 }
+
+void test_events_carry_the_replay_instruction_count(void)
+{
+    /*
+     * Outside record/replay (count 0) an event line ends at its value;
+     * under it, with the count the platform gives at that moment.
+     */
+    char list[512];
+    Fake *f = up_device();
+
+    f->now = 1000;
+    e1000e_pp_knob_dma_fault_writes(f->core, 2);
+    f->now = 2000;
+    f->icount = 1794963138;
+    e1000e_pp_knob_dma_fault_writes(f->core, 0);
+    e1000e_pp_events(f->core, list, sizeof(list));
+    CHECK(strstr(list, "1000 knob-dma-fault-writes reg=0x02800 "
+                 "value=0x00000002\n"));
+    CHECK(strstr(list, "2000 knob-dma-fault-writes reg=0x02800 "
+                 "value=0x00000000 icount=1794963138\n"));
+    fake_free(f);
+}

@@ -304,6 +304,7 @@ static const struct {
     T(test_cover_rnbc_and_injected_errors),
     T(test_cover_fault_record_names_the_frame),
     T(test_knob_dma_fault_writes_rejects_the_next_data_write),
+    T(test_events_carry_the_replay_instruction_count),
     T(test_migrate_mid_frame_completes_the_frame_identically),
     T(test_migrate_pending_delay_timer_fires_at_its_deadline),
     T(test_migrate_refuses_each_corrupted_field),

@@ -59,6 +59,7 @@ void test_cover_dry_ring_moving_nothing_counts_nothing(void);
 void test_cover_rnbc_and_injected_errors(void);
 void test_cover_fault_record_names_the_frame(void);
 void test_knob_dma_fault_writes_rejects_the_next_data_write(void);
+void test_events_carry_the_replay_instruction_count(void);
 
 /* core-test-migrate.c: save, load into a fresh core, refuse bad state */
 void test_migrate_mid_frame_completes_the_frame_identically(void);

@@ -104,6 +104,11 @@ static void fake_pme(void *opaque)
     ((Fake *)opaque)->pme_signals++;
 }
 
+static uint64_t fake_icount(void *opaque)
+{
+    return ((Fake *)opaque)->icount;
+}
+
 const E1000EPPPlatform fake_platform = {
     .dma_read = fake_dma_read,
     .dma_write = fake_dma_write,
@@ -118,6 +123,7 @@ const E1000EPPPlatform fake_platform = {
     .log = fake_log,
     .trace_pm = fake_trace_pm,
     .pme = fake_pme,
+    .icount = fake_icount,
 };
 
 Fake *fake_new(void)

@@ -40,6 +40,7 @@ typedef struct Fake {
     unsigned pme_signals;       /* PMCSR.PME_Status set by a wake event */
     uint64_t last_write_addr;   /* the last DMA write that landed */
     size_t last_write_len;
+    uint64_t icount;            /* the instruction count of record/replay */
 } Fake;
 
 /* The callbacks, for a user that replaces some (tests/bench). */

@@ -72,9 +72,10 @@
  * reading while the UART still looks empty, so more than its 16-byte
  * FIFO can arrive at once.  The agent writes PP_PACE_ACK after every
  * PP_PACE_CHUNK bytes it reads and after each newline; the host sends
- * the next bytes only then (at most what QEMU reads into an empty
- * FIFO at Linux's receive trigger level).  Replies never carry the
- * byte: they print control characters as '?'.
+ * the next bytes only then.  Into an emptied FIFO QEMU reads Linux's
+ * receive trigger level (8 bytes), and 8 more while those wait for the
+ * vCPU: 16, what the FIFO holds.  Replies never carry the byte: they
+ * print control characters as '?'.
  */
 #define PP_PACE_ACK         0x06
 #define PP_PACE_CHUNK       16
