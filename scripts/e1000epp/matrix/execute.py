@@ -54,7 +54,7 @@ from e1000epp.matrix.traffic_cost import (measured_traffic, record_cost,
 from e1000epp.matrix.traffic_frames import DMA_FAULTS, ERR_MARKED, REPEAT
 from e1000epp.matrix.traffic_streams import UDP_COUNT
 from e1000epp.replay import recording
-from e1000epp.vm import harness
+from e1000epp.vm import device_events, harness
 
 # Device counters that must not move during a cell (but for the faults
 # the DMA-fault cell asks for).
@@ -267,8 +267,7 @@ def hang_events(events):
     out = []
     for ln in events:
         if "knob-tx-hold" in ln:
-            # "<ns> <what> reg=0x... value=0x...[ icount=N]"
-            fields = dict(w.split("=", 1) for w in ln.split() if "=" in w)
+            fields = device_events.fields(ln)
             value = int(fields["value"], 16) if "value" in fields else None
             out.append(f"knob-tx-hold {value}")
         elif "ctrl-rst" in ln and (not out or out[-1] != "ctrl-rst"):

@@ -37,7 +37,6 @@ import time
 from e1000epp.common import paths
 from e1000epp.image.build_tools import sha256_file
 from e1000epp.replay import guest_symbols, keepalive, sidecar
-from e1000epp.replay.keepalive import Keepalive
 from e1000epp.replay.pacing import PACED_APPEND, Pacer
 from e1000epp.vm import harness
 
@@ -82,12 +81,20 @@ def device_state(vm, counter_names):
     return events, {name: qom(vm, name) for name in counter_names}
 
 
+# q35 maps at most this much RAM from address 0 before its PCI hole;
+# more goes above 4 GiB, where [0, size) would not find it.
+LOW_RAM_BYTES = 2 << 30
+
+
 def memory_sha256(vm, work_dir):
     """SHA-256 of the guest's RAM as it stands (the VM stopped): QMP
     pmemsave of [0, base memory) to a file in work_dir, hashed and
-    removed. With the 512 MiB guest all RAM is below 4 GiB, in one
-    piece from address 0 (q35)."""
+    removed. The harness's guests have 512 MiB, all of it there."""
     size = vm.qmp.execute("query-memory-size-summary")["base-memory"]
+    if size > LOW_RAM_BYTES:
+        raise harness.HarnessError(
+            f"guest RAM of {size} bytes: only up to {LOW_RAM_BYTES} lie in "
+            "one piece from address 0 on q35 (the memory hash covers that)")
     path = os.path.join(work_dir, "memory.img")
     vm.qmp.execute("pmemsave", val=0, size=size, filename=path)
     try:
@@ -122,7 +129,7 @@ class Recorder:
             snapshot_image(self.snapshots)
         self.log = os.path.join(self.dir, sidecar.LOG)
         self.pacer = None
-        self.keepalive = Keepalive()
+        self.keepalive = keepalive.Keepalive()
 
     def qemu_args(self, netdev_id="n0"):
         snap = ",rrsnapshot=init" if self.snapshots else ""

@@ -13,6 +13,8 @@ import hashlib
 import json
 import os
 
+from e1000epp.vm import device_events
+
 RECORD_DIR = "replay"
 SIDECAR = "recording.json"
 LOG = "replay.bin"
@@ -93,10 +95,9 @@ def event_icount(events, spec):
             "name a word of one of them (e.g. ctrl-rst), and :N for the "
             "N-th")
     line = hits[nth - 1]
-    for field in line.split():
-        key, _, value = field.partition("=")
-        if key == "icount" and value.isdigit():
-            return int(value), line
+    icount = device_events.fields(line).get("icount", "")
+    if icount.isdigit():
+        return int(icount), line
     raise SidecarError(f"--break-event {spec}: the event has no "
                        "instruction count", f"event: {line}",
                        "record the cell again (the device stamps events "

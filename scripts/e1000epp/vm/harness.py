@@ -267,6 +267,10 @@ class Vm:
                 pass
         for agent in self.agents:
             agent.close()
+        if self.agent_pacer:
+            # Closed by its Agent too; here also when no Agent took it
+            # (a boot that failed first): its keepalive's directory.
+            self.agent_pacer.close()
         if self.knobs:
             self.knobs.close()
         if self.machine:

@@ -174,3 +174,42 @@ def test_a_symbol_the_recording_lacks_is_refused_before_qemu(
     assert e.what == "no function 'e1000_reset' in the recorded e1000e " \
         "module"
     assert e.why == "1 functions; close: e1000_reset_task"
+
+
+class MemoryQmp:
+    def __init__(self, size):
+        self.size, self.calls = size, []
+
+    def execute(self, cmd, **args):
+        self.calls.append((cmd, args))
+        if cmd == "query-memory-size-summary":
+            return {"base-memory": self.size}
+        with open(args["filename"], "wb") as f:
+            f.write(b"\0" * 16)
+        return {}
+
+
+class MemoryVm:
+    def __init__(self, size):
+        self.qmp = MemoryQmp(size)
+
+
+def test_the_memory_hash_reads_the_ram_from_address_zero(tmp_path):
+    from e1000epp.replay import recording
+    vm = MemoryVm(512 << 20)
+    # the hash of the 16 bytes the fake pmemsave wrote, file gone after
+    assert recording.memory_sha256(vm, str(tmp_path)) == \
+        "374708fff7719dd5979ec875d56cd2286f6d3cf7ec317a3b25632aab28ec37bb"
+    assert vm.qmp.calls[1] == ("pmemsave", {
+        "val": 0, "size": 512 << 20,
+        "filename": str(tmp_path / "memory.img")})
+    assert not (tmp_path / "memory.img").exists()
+
+
+def test_the_memory_hash_refuses_ram_past_q35s_low_window(tmp_path):
+    import pytest
+    from e1000epp.replay import recording
+    from e1000epp.vm.harness import HarnessError
+    with pytest.raises(HarnessError) as e:
+        recording.memory_sha256(MemoryVm(3 << 30), str(tmp_path))
+    assert str(e.value).startswith("guest RAM of 3221225472 bytes")

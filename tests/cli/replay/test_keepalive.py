@@ -85,3 +85,13 @@ def test_it_negotiates_then_wakes_qemu_every_interval():
         assert not os.path.exists(k.dir)
     finally:
         mon.close()
+
+
+def test_a_pacer_that_never_ran_still_removes_the_keepalive_directory():
+    # a boot that fails before the agent connects: harness.Vm.stop closes
+    # the pacer, which never wrapped a socket
+    from e1000epp.replay import pacing
+    k = keepalive.Keepalive()
+    assert os.path.isdir(k.dir)
+    pacing.Pacer(keepalive=k).close()
+    assert not os.path.exists(k.dir)
