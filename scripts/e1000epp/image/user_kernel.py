@@ -452,10 +452,10 @@ def debian_headers(debian_kernel, log=print):
             pkg = resolve_kernel_package()
         except GuestBuildError as e:
             _fail("cannot resolve Debian's kernel", str(e), "apt-get update")
-    return _headers_for(pkg[len("linux-image-"):], log)
+    return headers_for_release(pkg[len("linux-image-"):], log)
 
 
-def _headers_for(release, log):
+def headers_for_release(release, log):
     """/usr/src/linux-headers-<release>, installed with apt if missing."""
     d = f"/usr/src/linux-headers-{release}"
     if not os.path.isdir(d):
@@ -536,7 +536,7 @@ def _prepare(args, log):
         else:
             from e1000epp.image.guest_image import resolve_kernel_package
             pkg = kernel_pkg or resolve_kernel_package()
-            headers = _headers_for(pkg[len("linux-image-"):], log)
+            headers = headers_for_release(pkg[len("linux-image-"):], log)
         module = _built_driver(args.driver_src, headers, out, log)
         if not args.kernel:
             vm = _vermagic(module)

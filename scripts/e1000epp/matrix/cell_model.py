@@ -301,6 +301,11 @@ def family_cells():
     cells += [Cell(1500, family="rxcsumoff"),
               Cell(9000, "keep", family="rxcsumoff"),
               Cell(1500, vlan=True, family="rxcsumoff")]
+    # Allocations made to fail: one buffer per frame, and 2 KB chunks
+    # (the page-pool design) or packet split (Debian's) with the FCS
+    # kept under INTx.
+    cells += [Cell(1500, family="allocfail"),
+              Cell(9000, "keep", "intx", family="allocfail")]
     return cells
 
 
@@ -412,8 +417,15 @@ def race_matrix():
             for o in IOMMUS]
 
 
+def mutate_matrix():
+    """What `mutate` judges with by default: the reduced matrix and the
+    cells that reach what it cannot (allocation failures)."""
+    return reduced_matrix() + [Cell(1500, family="allocfail")]
+
+
 MATRICES = {"default": default_matrix, "reduced": reduced_matrix,
-            "copybreak": copybreak_matrix, "race": race_matrix}
+            "copybreak": copybreak_matrix, "race": race_matrix,
+            "mutate": mutate_matrix}
 
 
 def by_name():

@@ -345,9 +345,13 @@ def run(args, guest_dir=None, guest_desc="Debian (build/guest)"):
         print(f"{len(cells)} cells, {len(groups)} boots")
         return 0
     from e1000epp.matrix import execute
+    from e1000epp.image import fault_injector
     from e1000epp.vm import preflight
     guest_dir = guest_dir or paths.GUEST_DIR
     peer_bin = preflight.vm_preflight(guest_dir)
+    if fault_injector.wanted(cells):
+        guest_dir = fault_injector.guest_with_injector(
+            guest_dir, log=lambda line: print(f"[guest] {line}", flush=True))
 
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     report_dir = os.path.abspath(args.report or

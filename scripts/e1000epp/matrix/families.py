@@ -53,6 +53,9 @@ HANG_LOG = (HANG_REPORT, WATCHDOG_LINE, r"Reset adapter unexpectedly")
 # driver will not reset by itself (docs/usage/cells.md, "Tx hang").
 HANG_REPORTS_NO_RESET = 3
 RESET_LINE = "Reset adapter unexpectedly"
+# What the page-pool series logs when its pool cannot be created (the
+# allocfail cells make it fail).
+POOL_FAILED = r"Unable to create the Rx page pool"
 
 # The reset task against runtime suspend (the resetpm cells). With the
 # link gone and transmits stuck in the ring, e1000e's watchdog task
@@ -99,7 +102,7 @@ class Family:
     def __init__(self, name, situations, what, knob=None, rx_all=False,
                  flow_control=True, burst=None, stats=None,
                  delivered=False, suspend=False, expect_log=(),
-                 boot=None, sleep=None):
+                 boot=None, sleep=None, inject=False):
         self.name, self.situations, self.what = name, tuple(situations), what
         self.knob, self.rx_all, self.flow_control = knob, rx_all, flow_control
         self.burst = burst              # None, "mtu" or "long"
@@ -115,6 +118,9 @@ class Family:
         # A kernel command-line addition the family needs (BOOT_EXTRAS):
         # its cells boot apart from the others.
         self.boot = boot
+        # Kernel calls made to fail (traffic_faults.py): the guest gets
+        # the fault injector (image/fault_injector.py).
+        self.inject = inject
 
 
 def _err(name, knob, situation, stats, rx_all=False):
@@ -184,6 +190,13 @@ FAMILIES = {f.name: f for f in (
            "IPv4 headers are found wrong by the device, none counted by "
            "the driver, every bad frame verified and dropped by the stack "
            "(matrix/traffic_checksum.py)"),
+    Family("allocfail", [],
+           "kernel calls of the driver made to fail (the fault injector, "
+           "a kprobe module): one Rx buffer allocation, then the Rx page "
+           "pool's creation at an interface up; the driver must count "
+           "or report each, leak no page and come back whole at the next "
+           "down and up (matrix/traffic_faults.py)",
+           expect_log=(POOL_FAILED,), inject=True),
     Family("resetpm", [],
            "runtime PM allowed, the Tx engine held (x-tx-hold) with the "
            "guest's frames in the ring and the CTRL.RST window widened "

@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """A matrix cell's traffic steps (matrix.execute.run_cell runs them):
 which steps a cell runs, in what order (the steps: traffic_frames,
-traffic_streams, traffic_power, traffic_checksum; the cost window:
-traffic_cost).
+traffic_streams, traffic_power, traffic_checksum, traffic_faults; the
+cost window: traffic_cost).
 """
 
 from e1000epp.matrix.traffic_checksum import traffic_checksum
+from e1000epp.matrix.traffic_faults import alloc_failure
 from e1000epp.matrix.traffic_frames import traffic_burst, traffic_frames
 from e1000epp.matrix.traffic_power import (reset_vs_suspend, runtime_suspend,
                                            system_sleep, tx_hang)
@@ -34,6 +35,8 @@ def traffic(ctx):
                      ("system sleep", system_sleep))
     if cell.family and cell.family.knob == "tx-hold":
         steps.insert(0, ("tx hang", tx_hang))
+    if cell.family and cell.family.inject:
+        steps.insert(0, ("allocation failures", alloc_failure))
     if cell.family and cell.family.knob == "reset-delay":
         steps.insert(0, ("reset against runtime suspend", reset_vs_suspend))
     for name, step in steps:

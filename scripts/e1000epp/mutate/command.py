@@ -96,8 +96,9 @@ def add_arguments(p):
                    help="also write the report's JSON to FILE ('-': "
                    "standard output)")
     p.add_argument("--matrix", choices=sorted(cell_model.MATRICES),
-                   default="reduced", help="the cells that judge the "
-                   "mutants (default: reduced)")
+                   default="mutate", help="the cells that judge the "
+                   "mutants (default: mutate, the reduced matrix and an "
+                   "allocation-failure cell)")
     p.add_argument("--only", metavar="PATTERNS", help="only these cells "
                    "of the matrix (run --only's globs or expressions)")
     p.add_argument("--traffic-timeout", type=float, metavar="SECONDS",

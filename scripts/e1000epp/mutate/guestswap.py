@@ -31,7 +31,7 @@ import socket
 import threading
 import time
 
-from e1000epp.image.cpio import Cpio
+from e1000epp.image import guest_overlay
 from e1000epp.matrix.guest_io import sh
 from e1000epp.vm import harness
 
@@ -103,23 +103,8 @@ def spinning(samples):
 def make_image(base_dir, out_dir, modules):
     """A guest directory booting base_dir's kernel with its initramfs
     plus /mutants/<name>.ko for {name: path}."""
-    os.makedirs(out_dir, exist_ok=True)
-    for f in ("vmlinux", "vmlinuz"):
-        src = os.path.join(base_dir, f)
-        dst = os.path.join(out_dir, f)
-        if os.path.lexists(dst):
-            os.unlink(dst)
-        if os.path.exists(src):
-            os.symlink(os.path.abspath(src), dst)
-    c = Cpio()
-    for name, path in sorted(modules.items()):
-        with open(path, "rb") as f:
-            c.file(f"mutants/{name}.ko", f.read())
-    with open(os.path.join(base_dir, "initrd.img"), "rb") as f:
-        data = f.read()
-    with open(os.path.join(out_dir, "initrd.img"), "wb") as f:
-        f.write(data + b"\0" * (-len(data) % 4) + c.bytes())
-    return out_dir
+    return guest_overlay.overlay(base_dir, out_dir, {
+        f"mutants/{name}.ko": path for name, path in modules.items()})
 
 
 class Watchdog:

@@ -12,7 +12,7 @@ import shutil
 import statistics
 
 from e1000epp.common.errors import StepError
-from e1000epp.image import user_kernel
+from e1000epp.image import fault_injector, user_kernel
 from e1000epp.matrix import cell_model
 from e1000epp.matrix.report import write_json
 from e1000epp.mutate import campaign, coverage, ctokens, judge, operators
@@ -69,6 +69,8 @@ def run(args, camp, b, final, lines, todo, line_of, kernel, log):
     os.makedirs(os.path.join(camp.out, "judge", "modules"), exist_ok=True)
     driver, guest_dir = guest(args, b.src, kernel, log, camp.out)
     peer_bin = preflight.vm_preflight(guest_dir)
+    if fault_injector.wanted(cells):
+        guest_dir = fault_injector.guest_with_injector(guest_dir, log)
     kodir = os.path.join(camp.out, "judge", "modules")
     base_ko = os.path.join(camp.out, "judge", "base.ko")
     shutil.copy(b.base_ko, base_ko)

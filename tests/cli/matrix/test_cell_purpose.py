@@ -175,6 +175,16 @@ def test_error_cells_expect_the_drivers_counters():
         cell_model.Cell(1500, family="errcrc-rxall"), None)["rx-errored"] == 0
 
 
+def test_frames_held_without_a_ring_are_expected_drops():
+    # The allocfail step counts the frames it offered with no Rx buffer
+    # posted (the page pool's creation failed): flushed at the down.
+    want = execute.expected_drops(
+        cell_model.Cell(1500, family="allocfail"), None,
+        {"rx-flushed": 8, "rx-missed": 0})
+    assert want == {"rx-missed": 0, "rx-not-ready": 0, "rx-flushed": 8,
+                    "rx-oversize": 0, "rx-undersize": 0, "rx-errored": 0}
+
+
 def test_an_injected_fault_reads_as_one():
     f = {"ns": 1, "frame": 8, "what": "rx-data", "desc": 0,
          "addr": 0xffffb840, "offset": 0, "len": 60, "dir": "write"}
