@@ -128,6 +128,43 @@ void test_rx_fetch_limit_puts_dry_point_at_each_chunk(void)
     }
 }
 
+void test_rx_hold_desc_stops_a_frame_until_released(void)
+{
+    /*
+     * 9000 + 4 bytes in 2 KB buffers: five chunks (4 x 2048 + 812).
+     * Held after two: DD without EOP on descriptors 0 and 1, RDH at 2
+     * though eight are posted, RDT writes do not move it; released,
+     * the other three follow and the last has EOP.
+     */
+    static uint8_t frame[9000];
+    char list[1024];
+    Fake *f = up_device();
+    unsigned i;
+
+    rx_ring(f, 8, RCTL_LPE, 1);
+    e1000e_pp_knob_rx_hold_desc(f->core, 2);
+    make_frame(frame, sizeof(frame), 6);
+    CHECK(e1000e_pp_receive(f->core, frame, sizeof(frame)));
+    fake_step(f, MS);
+    for (i = 0; i < 5; i++) {
+        CHECK_EQ(ext_status(f, i) & 3, i < 2 ? 1 : 0);
+    }
+    CHECK_EQ(rd(f, R_RDH), 2);
+    wr(f, R_RDT, 7);
+    CHECK_EQ(rd(f, R_RDH), 2);
+    CHECK_EQ(f->core->obs.rxstat.delivered, 0);
+    e1000e_pp_events(f->core, list, sizeof(list));
+    CHECK(strstr(list, "knob-rx-hold-desc reg=0x02810 value=0x00000002\n"));
+    CHECK(strstr(list, "rx-held reg=0x02810 value=0x00000002\n"));
+    e1000e_pp_knob_rx_hold_desc(f->core, 0);
+    CHECK_EQ(rd(f, R_RDH), 5);
+    CHECK_EQ(ext_status(f, 4) & 3, 3);
+    CHECK_EQ(le16(f->mem + RX_RING + 4 * 16 + 12), 812);
+    CHECK(memcmp(f->mem + RX_BUF(2), frame + 2 * 2048, 2048) == 0);
+    CHECK_EQ(f->core->obs.rxstat.delivered, 1);
+    fake_free(f);
+}
+
 void test_rx_partial_writeback_flushed_by_rdtr(void)
 {
     /* WTHRESH 4 (GRAN=1) with RDTR 10: chunks are held, then flushed. */

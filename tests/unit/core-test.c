@@ -248,6 +248,7 @@ static const struct {
     T(test_rx_cache_uses_descriptor_as_fetched),
     T(test_rx_ring_dry_part_way_resumes_after_rdt),
     T(test_rx_fetch_limit_puts_dry_point_at_each_chunk),
+    T(test_rx_hold_desc_stops_a_frame_until_released),
     T(test_rx_partial_writeback_flushed_by_rdtr),
     T(test_rx_null_descriptor_gets_dd_and_no_data),
     T(test_rx_failed_data_write_is_posted_and_listed),

@@ -42,6 +42,7 @@ extern int test_failed;
 void test_rx_cache_uses_descriptor_as_fetched(void);
 void test_rx_ring_dry_part_way_resumes_after_rdt(void);
 void test_rx_fetch_limit_puts_dry_point_at_each_chunk(void);
+void test_rx_hold_desc_stops_a_frame_until_released(void);
 void test_rx_partial_writeback_flushed_by_rdtr(void);
 void test_rx_null_descriptor_gets_dd_and_no_data(void);
 void test_rx_failed_data_write_is_posted_and_listed(void);

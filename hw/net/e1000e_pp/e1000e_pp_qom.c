@@ -96,13 +96,13 @@ static char *e1000e_pp_get_unimplemented(Object *obj, Error **errp)
 
 /*
  * Race-tooling knobs, test-only and so named with QEMU's x- prefix for
- * experimental properties; set with qom-set at run time (x-reset-delay-ns
- * and x-rx-fetch-limit also on the command line, where they configure
- * the core before realize). Each knob takes one bounded integer: a value
- * out of its range, negative (the visitor hands it over as a huge
- * unsigned one) or not an integer is refused with the knob's name and
- * range, and the device keeps what it had. The ranges and their reasons
- * are in docs/usage/qemu.md.
+ * experimental properties; set with qom-set at run time (x-reset-delay-ns,
+ * x-rx-fetch-limit and x-rx-hold-desc also on the command line, where
+ * they configure the core before realize). Each knob takes one bounded
+ * integer: a value out of its range, negative (the visitor hands it over
+ * as a huge unsigned one) or not an integer is refused with the knob's
+ * name and range, and the device keeps what it had. The ranges and their
+ * reasons are in docs/usage/qemu.md.
  */
 typedef struct Knob {
     const char *name;
@@ -113,7 +113,7 @@ typedef struct Knob {
 
 enum {
     KNOB_RESET_NS, KNOB_TX_HOLD, KNOB_LINK_DROP, KNOB_WAKE, KNOB_FETCH,
-    KNOB_DMA_FAULT,
+    KNOB_DMA_FAULT, KNOB_RX_HOLD,
 };
 
 /* A frame count: the core counts down in 32 bits. */
@@ -137,6 +137,9 @@ static const Knob knobs[] = {
                      true },
     [KNOB_DMA_FAULT] = { "x-dma-fault-writes", 0, UINT32_MAX,
                          KNOB_COUNT_RANGE },
+    /* A 16 KB frame (the packet buffer's largest) in 256-byte buffers. */
+    [KNOB_RX_HOLD] = { "x-rx-hold-desc", 0, 64,
+                       "an integer from 0 to 64 (buffers; 0 is off)", true },
 };
 /* x-rx-error-crc, -symbol, -data, -oversize share one entry. */
 static const Knob rx_error_knob = { NULL, 0, UINT32_MAX, KNOB_COUNT_RANGE };
@@ -170,6 +173,8 @@ static void e1000e_pp_knob_get(Object *obj, Visitor *v, const char *name,
         value = s->core.cfg.rx_fetch_limit;
     } else if (k == &knobs[KNOB_DMA_FAULT]) {
         value = s->core.dma_fault_writes;
+    } else if (k == &knobs[KNOB_RX_HOLD]) {
+        value = s->core.cfg.rx_hold_desc;
     } else if (k == &rx_error_knob) {
         value = e1000e_pp_rx_error_pending(&s->core, rx_error_kind(name));
     }
@@ -212,6 +217,12 @@ static void e1000e_pp_knob_set(Object *obj, Visitor *v, const char *name,
             e1000e_pp_knob_rx_fetch_limit(&s->core, value);
         } else {
             s->core.cfg.rx_fetch_limit = value;
+        }
+    } else if (k == &knobs[KNOB_RX_HOLD]) {
+        if (live) {
+            e1000e_pp_knob_rx_hold_desc(&s->core, value);
+        } else {
+            s->core.cfg.rx_hold_desc = value;
         }
     } else if (k == &knobs[KNOB_TX_HOLD]) {
         e1000e_pp_knob_tx_hold(&s->core, value);

@@ -3,7 +3,8 @@
  * Run-time knobs for reproducing reset and power-management races: hold
  * the Tx engine (TDH stops, so the driver's hang check fires and
  * schedules its reset task), widen the CTRL.RST window, drop the link for
- * a while, raise a wake event, reject Rx data writes as an IOMMU would.
+ * a while, raise a wake event, reject Rx data writes as an IOMMU would,
+ * hold a frame part-way.
  * Each change is an entry point of its own and lands in the event list.
  */
 #include "common.h"
@@ -67,6 +68,16 @@ void e1000e_pp_knob_rx_fetch_limit(E1000EPPCore *c, uint32_t n)
     e1000e_pp_begin(c);
     c->cfg.rx_fetch_limit = n;
     e1000e_pp_event(c, "knob-rx-fetch-limit", RDT, n);
+    e1000e_pp_schedule(c, WORK_RX);
+    e1000e_pp_leave(c);
+}
+
+void e1000e_pp_knob_rx_hold_desc(E1000EPPCore *c, uint32_t n)
+{
+    /* A frame held part-way goes on (or stops) at the next drain. */
+    e1000e_pp_begin(c);
+    c->cfg.rx_hold_desc = n;
+    e1000e_pp_event(c, "knob-rx-hold-desc", RDH, n);
     e1000e_pp_schedule(c, WORK_RX);
     e1000e_pp_leave(c);
 }
