@@ -72,7 +72,7 @@ LONG_UNITS = (
     "test_selftest.py[msi]",
     "test_selftest.py[intx]",
     "test_matrix_stock.py",                             # ~40
-    "test_alloc_failure.py",                            # ~35 (2 runs)
+    "test_mutate_cells.py",                             # ~50 (2 runs)
     "test_registers.py",                                # 35
     "test_user_kernel.py::test_debian_kernel_6_12",     # 20-32
     "test_pm_stress.py",                                # 27-32

@@ -124,6 +124,18 @@ def placement(layout, length):
     return None
 
 
+def descriptors(layout, length):
+    """Descriptors a frame of length bytes (without FCS) fills: buffers
+    in order, the first descriptor's then each continuation's."""
+    left = length + (0 if layout["secrc"] else FCS)
+    n, sizes = 0, layout["first"]
+    while left > 0 and sum(sizes):
+        left -= sum(sizes)
+        n += 1
+        sizes = layout["next"]
+    return n
+
+
 def fcs_lengths(layout, top):
     """Frame lengths (without FCS, MIN_FRAME..top) for every buffer
     boundary B a frame reaches: B - 3, B - 2 and B - 1 (three, two and

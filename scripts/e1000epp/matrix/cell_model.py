@@ -306,6 +306,14 @@ def family_cells():
     # kept under INTx.
     cells += [Cell(1500, family="allocfail"),
               Cell(9000, "keep", "intx", family="allocfail")]
+    # A frame half received at the interface down: 5 chunks of the
+    # page-pool design at MTU 9000, 3 with the FCS at MTU 4097 (one
+    # packet-split descriptor on Debian's driver).
+    cells += [Cell(9000, family="holdtail"),
+              Cell(4097, "rxfcs", "intx", family="holdtail")]
+    # Adaptive interrupt moderation, read from ITR (MSI and INTx).
+    cells += [Cell(9000, "strip", "msi", family="itr"),
+              Cell(9000, "keep", "intx", family="itr")]
     return cells
 
 
@@ -419,8 +427,11 @@ def race_matrix():
 
 def mutate_matrix():
     """What `mutate` judges with by default: the reduced matrix and the
-    cells that reach what it cannot (allocation failures)."""
-    return reduced_matrix() + [Cell(1500, family="allocfail")]
+    cells that reach what it cannot (allocation failures, a frame half
+    received at the interface down, the adaptive ITR's table)."""
+    return reduced_matrix() + [Cell(1500, family="allocfail"),
+                               Cell(9000, family="holdtail"),
+                               Cell(9000, "strip", "msi", family="itr")]
 
 
 MATRICES = {"default": default_matrix, "reduced": reduced_matrix,

@@ -275,12 +275,12 @@ def hang_events(events):
     return out
 
 
-def expected_drops(cell, burst, fault_drops=None):
+def expected_drops(cell, burst, step_drops=None):
     """The device's drop counters over the cell: 0 but for what the
     cell's family makes (the frames its knob marks and the device drops
     without rx-all; a burst's MPC, which the burst step ties to the
-    agent's missing frames; the frames an allocation-failure step held
-    without a ring, which it counts)."""
+    agent's missing frames; the frames a step held on the chip until a
+    reset flushed them, which it counts)."""
     want = {k: 0 for k in DEVICE_DROPS}
     fam = cell.family
     if fam and fam.knob and fam.knob.startswith("error-") and \
@@ -290,7 +290,7 @@ def expected_drops(cell, burst, fault_drops=None):
              "rx-errored"] = ERR_MARKED
     if burst:
         want["rx-missed"] = burst["rx-missed"]
-    for k, n in (fault_drops or {}).items():
+    for k, n in (step_drops or {}).items():
         want[k] += n
     if fam and (fam.knob in ("link-drop", "reset-delay") or fam.suspend or
                 fam.sleep):
@@ -383,7 +383,7 @@ def run_cell(vm, g, cell, index, cell_dir, log, window=None,
         if observed:
             check_copybreak(checks, cell, delta, driver_copybreak(vm),
                             driver)
-            want = expected_drops(cell, checks.burst, checks.fault_drops)
+            want = expected_drops(cell, checks.burst, checks.step_drops)
             checks.eq("device drop counters over the cell (QMP)",
                       {k: delta.get(k) for k in want}, want)
         sd = {k: stats1.get(k, 0) - stats0.get(k, 0) for k in stats1}

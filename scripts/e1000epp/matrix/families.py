@@ -17,6 +17,7 @@ KNOBS = {
     "dma-fault-writes": "x-dma-fault-writes",
     "tx-hold": "x-tx-hold",
     "reset-delay": "x-reset-delay-ns",
+    "rx-hold": "x-rx-hold-desc",
 }
 # Frames marked with an injected error in an error cell's stream.
 ERR_FRAMES = 3
@@ -102,7 +103,7 @@ class Family:
     def __init__(self, name, situations, what, knob=None, rx_all=False,
                  flow_control=True, burst=None, stats=None,
                  delivered=False, suspend=False, expect_log=(),
-                 boot=None, sleep=None, inject=False):
+                 boot=None, sleep=None, inject=False, itr=False):
         self.name, self.situations, self.what = name, tuple(situations), what
         self.knob, self.rx_all, self.flow_control = knob, rx_all, flow_control
         self.burst = burst              # None, "mtu" or "long"
@@ -121,6 +122,8 @@ class Family:
         # Kernel calls made to fail (traffic_faults.py): the guest gets
         # the fault injector (image/fault_injector.py).
         self.inject = inject
+        # The adaptive moderation step (traffic_moderation.py).
+        self.itr = itr
 
 
 def _err(name, knob, situation, stats, rx_all=False):
@@ -190,6 +193,18 @@ FAMILIES = {f.name: f for f in (
            "IPv4 headers are found wrong by the device, none counted by "
            "the driver, every bad frame verified and dropped by the stack "
            "(matrix/traffic_checksum.py)"),
+    Family("holdtail", [],
+           "an MTU-sized frame stopped after 2 buffers (x-rx-hold-desc): "
+           "a driver whose frames span descriptors keeps the half frame "
+           "when the interface goes down; the ring clean must free it "
+           "with its pages, and no stale start may join the next frame "
+           "(matrix/traffic_held.py)", knob="rx-hold"),
+    Family("itr", [],
+           "the driver's adaptive interrupt moderation (InterruptThrottle"
+           "Rate 3) read back from ITR after small Tx frames, two jumbo "
+           "frames, one 6000-byte frame and Tx-only polls: bulk latency "
+           "(976) after each (matrix/traffic_moderation.py)",
+           itr=True),
     Family("allocfail", [],
            "kernel calls of the driver made to fail (the fault injector, "
            "a kprobe module): one Rx buffer allocation, then the Rx page "

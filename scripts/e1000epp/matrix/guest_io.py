@@ -45,9 +45,9 @@ class Checks:
         self.lost_seqs = []         # pattern seqs the family made lost
         self.hang_reset_by = None   # "watchdog" or "down" (tx_hang)
         # Taint bits a step sets on purpose (the fault injector's insmod)
-        # and device drops it makes (traffic_faults.py).
+        # and device drops it makes (traffic_faults.py, traffic_held.py).
         self.taint_allowed = 0
-        self.fault_drops = {}
+        self.step_drops = {}
         # Frames the device delivers that the driver must drop, by why
         # (frame_count.py balances the driver's boundary with them).
         self.driver_drops = {}
@@ -126,6 +126,13 @@ def sh(vm, cmd, timeout=60, check=True):
 def carrier(vm, ifname="eth0"):
     return sh(vm, f"cat /sys/class/net/{ifname}/carrier",
               check=False)[1].strip() == "1"
+
+
+def interface_up(vm):
+    """ip link set eth0 up, then its carrier (LINK_TIMEOUT)."""
+    sh(vm, "ip link set eth0 up")
+    harness.wait_until("carrier on eth0 after the interface up",
+                       lambda: carrier(vm), LINK_TIMEOUT, interval=0.2)
 
 
 def configure(vm, g, cell, log):
@@ -220,7 +227,8 @@ def apply_offloads_and_knobs(vm, g, cell, log):
 # per MSI-X vector, vector 0 Rx), the Rx and Tx delay timers.
 SETTING_REGS = {"RDLEN": 0x2808, "TDLEN": 0x3808, "ITR": 0x00c4,
                 "EITR0": 0x00e8, "RDTR": 0x2820, "RADV": 0x282c,
-                "TIDV": 0x3820, "TADV": 0x382c}
+                "TIDV": 0x3820, "TADV": 0x382c, "RDH": 0x2810,
+                "RDT": 0x2818}
 # Bytes of one Rx descriptor: 32 in packet split, else 16; Tx 16.
 RX_DESC_BYTES = {"packet-split": 32, "extended": 16, "legacy": 16}
 TX_DESC_BYTES = 16

@@ -161,3 +161,18 @@ def after_down(vm, checks, tlog, index):
                 "destroyed)", not left(pools),
                 _describe(left(pools)) + f" after {BOUND:.0f} s")
     return pools
+
+
+def back_after_down(vm, checks, tlog, what):
+    """The interface taken down by a step (its Rx ring cleaned, its pool
+    destroyed): within BOUND s no pool left detached with pages out."""
+    vm.agent.sh("ip link set eth0 down")
+    pools = harness.poll_value(lambda: read(vm),
+                               lambda p: not detached(p), BOUND,
+                               interval=INTERVAL)
+    left = detached(pools)
+    tlog(f"{what}: page pools after the down: {pools}")
+    checks.true(f"{what}: every page back in the pool at the interface "
+                "down (no pool left detached with pages out)", not left,
+                _describe(left) + f" after {BOUND:.0f} s" if left else
+                "none left")

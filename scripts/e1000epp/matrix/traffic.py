@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """A matrix cell's traffic steps (matrix.execute.run_cell runs them):
 which steps a cell runs, in what order (the steps: traffic_frames,
-traffic_streams, traffic_power, traffic_checksum, traffic_faults; the
-cost window: traffic_cost).
+traffic_streams, traffic_power, traffic_checksum, traffic_faults,
+traffic_held, traffic_moderation; the cost window: traffic_cost).
 """
 
 from e1000epp.matrix.traffic_checksum import traffic_checksum
 from e1000epp.matrix.traffic_faults import alloc_failure
+from e1000epp.matrix.traffic_held import held_tail
+from e1000epp.matrix.traffic_moderation import adaptive_itr
 from e1000epp.matrix.traffic_frames import traffic_burst, traffic_frames
 from e1000epp.matrix.traffic_power import (reset_vs_suspend, runtime_suspend,
                                            system_sleep, tx_hang)
@@ -35,6 +37,10 @@ def traffic(ctx):
                      ("system sleep", system_sleep))
     if cell.family and cell.family.knob == "tx-hold":
         steps.insert(0, ("tx hang", tx_hang))
+    if cell.family and cell.family.knob == "rx-hold":
+        steps.insert(0, ("held tail", held_tail))
+    if cell.family and cell.family.itr:
+        steps.insert(0, ("adaptive ITR", adaptive_itr))
     if cell.family and cell.family.inject:
         steps.insert(0, ("allocation failures", alloc_failure))
     if cell.family and cell.family.knob == "reset-delay":

@@ -24,7 +24,7 @@ import re
 
 from e1000epp.matrix import page_pools
 from e1000epp.matrix.guest_io import (LINK_TIMEOUT, carrier, ethtool_stats,
-                                      qom_get, sh)
+                                      interface_up, qom_get, sh)
 from e1000epp.image.fault_injector import GUEST_PATH, MODULE
 from e1000epp.vm import harness
 
@@ -59,27 +59,6 @@ def _rmmod(vm):
                  f"rmmod {MODULE}", check=False)
     nums = [int(w) for w in out.split() if w.isdigit()]
     return tuple(nums[:2]) if rc == 0 and len(nums) >= 2 else (None, None)
-
-
-def _pools_back_after_down(vm, checks, tlog, what):
-    """The interface down: no pool left detached with pages out."""
-    sh(vm, "ip link set eth0 down")
-    pools = harness.poll_value(lambda: page_pools.read(vm),
-                               lambda p: not page_pools.detached(p),
-                               page_pools.BOUND, interval=page_pools.INTERVAL)
-    left = page_pools.detached(pools)
-    tlog(f"{what}: page pools after the down: {pools}")
-    checks.true(f"{what}: every page back in the pool at the interface "
-                "down (no pool left detached with pages out)", not left,
-                "; ".join(f"pool {p['id']}: {p['inflight']} pages in flight"
-                          for p in left) + f" after {page_pools.BOUND} s"
-                if left else "none left")
-
-
-def _up(vm):
-    sh(vm, "ip link set eth0 up")
-    harness.wait_until("carrier on eth0 after the interface up",
-                       lambda: carrier(vm), LINK_TIMEOUT, interval=0.2)
 
 
 def _offer(ctx, run, want_agent):
@@ -131,7 +110,7 @@ def one_buffer(ctx, pools):
     if lost:
         checks.expect_driver_drops("the frame whose skb allocation the "
                                    "injector failed", lost)
-    _pools_back_after_down(vm, checks, tlog, "one Rx buffer")
+    page_pools.back_after_down(vm, checks, tlog, "one Rx buffer")
 
 
 def pool_at_up(ctx, pools):
@@ -140,7 +119,7 @@ def pool_at_up(ctx, pools):
     if not pools:
         checks.true("the page pool's creation: stock e1000e holds no "
                     "libeth, so has no pool to fail", True)
-        _up(vm)
+        interface_up(vm)
         return
     func = "libeth_rx_fq_create"
     before = len(sh(vm, "dmesg -r")[1].splitlines())
@@ -168,13 +147,13 @@ def pool_at_up(ctx, pools):
     checks.eq("the page pool's creation failed: pattern frames the device "
               "wrote to the ring (none: no buffer is posted) and the "
               "agent got", (dev["rx-delivered"], got.get("good")), (0, 0))
-    _pools_back_after_down(vm, checks, tlog, "the page pool's creation")
+    page_pools.back_after_down(vm, checks, tlog, "the page pool's creation")
     d1 = {k: qom_get(vm, k) - d0[k] for k in d0}
     checks.eq("the page pool's creation failed: the frames held for want "
               "of a buffer, dropped at the down (rx-flushed + rx-missed)",
               d1["rx-flushed"] + d1["rx-missed"], FRAMES)
-    checks.fault_drops = d1
-    _up(vm)
+    checks.step_drops = d1
+    interface_up(vm)
 
 
 def alloc_failure(ctx):

@@ -244,3 +244,21 @@ def test_every_default_cell_fits_one_txl_list():
             assert 3 <= len(sw["rx"]) <= 64, cell.name
             assert max(sw["tx"]) == cell.mtu + 14
             assert max(sw["rx"]) <= 9230
+
+
+def test_descriptors_a_frame_fills_for_the_held_tail_step():
+    # One 2048-byte buffer per descriptor: 9014 + 4 FCS bytes fill 4 and
+    # 826 of a fifth; 4097 + 14 + 4 fill 2 and 19 of a third; 2044 + 4
+    # end exactly at 2048.
+    assert buffer_layout.descriptors(lay(SERIES_KEEP), 9014) == 5
+    assert buffer_layout.descriptors(lay(SERIES_KEEP), 4111) == 3
+    assert buffer_layout.descriptors(lay(SERIES_KEEP), 2044) == 1
+    assert buffer_layout.descriptors(lay(SERIES_KEEP), 2045) == 2
+    # Stripped (SECRC): 2048 bytes end at the first buffer's end.
+    assert buffer_layout.descriptors(lay(EXT_1500), 2048) == 1
+    # Packet split: 128 + 3 x 4096 = 12416 in the first descriptor, so
+    # Debian's driver holds a jumbo frame in one; at MTU 2027 (128 +
+    # 4096) a 9000-byte frame takes 3 (4224 in the first, 4096 in each
+    # continuation's buffer 1).
+    assert buffer_layout.descriptors(lay(PS_JUMBO_KEEP), 9014) == 1
+    assert buffer_layout.descriptors(lay(PS_KEEP), 9000) == 3
