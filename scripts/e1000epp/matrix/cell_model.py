@@ -425,13 +425,25 @@ def race_matrix():
             for o in IOMMUS]
 
 
+# Default-matrix cells that tell apart mutants of the page-pool series
+# the reduced matrix does not (docs/usage/mutate.md): the largest ring,
+# an MTU one past 1500 (a frame one byte over the 1500 class) and every
+# DMA bounced (a missing sync for the CPU).
+MUTATE_DEFAULT_CELLS = ("mtu1500-strip-msix-iommu-ring4096",
+                        "mtu1501-strip-msix-noiommu",
+                        "mtu1500-strip-msix-bounce")
+
+
 def mutate_matrix():
-    """What `mutate` judges with by default: the reduced matrix and the
+    """What `mutate` judges with by default: the reduced matrix, the
     cells that reach what it cannot (allocation failures, a frame half
-    received at the interface down, the adaptive ITR's table)."""
+    received at the interface down, the adaptive ITR's table) and
+    MUTATE_DEFAULT_CELLS."""
+    extra = [c for c in default_matrix() if c.name in MUTATE_DEFAULT_CELLS]
     return reduced_matrix() + [Cell(1500, family="allocfail"),
                                Cell(9000, family="holdtail"),
-                               Cell(9000, "strip", "msi", family="itr")]
+                               Cell(9000, "strip", "msi", family="itr")] + \
+        extra
 
 
 MATRICES = {"default": default_matrix, "reduced": reduced_matrix,
