@@ -311,9 +311,11 @@ def family_cells():
     # packet-split descriptor on Debian's driver).
     cells += [Cell(9000, family="holdtail"),
               Cell(4097, "rxfcs", "intx", family="holdtail")]
-    # Adaptive interrupt moderation, read from ITR (MSI and INTx).
+    # Adaptive interrupt moderation, read from ITR (MSI and INTx), with
+    # the FCS stripped, trimmed by the driver and kept for the stack.
     cells += [Cell(9000, "strip", "msi", family="itr"),
-              Cell(9000, "keep", "intx", family="itr")]
+              Cell(9000, "keep", "intx", family="itr"),
+              Cell(9000, "rxfcs", "msi", family="itr")]
     return cells
 
 
@@ -442,7 +444,8 @@ def mutate_matrix():
     extra = [c for c in default_matrix() if c.name in MUTATE_DEFAULT_CELLS]
     return reduced_matrix() + [Cell(1500, family="allocfail"),
                                Cell(9000, family="holdtail"),
-                               Cell(9000, "strip", "msi", family="itr")] + \
+                               Cell(9000, "strip", "msi", family="itr"),
+                               Cell(9000, "rxfcs", "msi", family="itr")] + \
         extra
 
 

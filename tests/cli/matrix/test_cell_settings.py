@@ -36,7 +36,7 @@ def _cells():
 def test_the_default_matrix_carries_the_ten_configurations():
     cells = _cells()
     assert NEW <= set(cells)
-    assert len(cells) == 256     # with allocfail, holdtail and itr
+    assert len(cells) == 257     # with allocfail, holdtail and itr
     assert {c.name for c in cell_model.settings_cells()} == NEW
 
 
