@@ -429,11 +429,13 @@ def race_matrix():
 
 # Default-matrix cells that tell apart mutants of the page-pool series
 # the reduced matrix does not (docs/usage/mutate.md): the largest ring,
-# an MTU one past 1500 (a frame one byte over the 1500 class) and every
-# DMA bounced (a missing sync for the CPU).
+# an MTU one past 1500 (a frame one byte over the 1500 class), every
+# DMA bounced (a missing sync for the CPU) and a system sleep with the
+# interface up (the driver's freeze path).
 MUTATE_DEFAULT_CELLS = ("mtu1500-strip-msix-iommu-ring4096",
                         "mtu1501-strip-msix-noiommu",
-                        "mtu1500-strip-msix-bounce")
+                        "mtu1500-strip-msix-bounce",
+                        "mtu1500-strip-msix-noiommu-sleep")
 
 
 def mutate_matrix():

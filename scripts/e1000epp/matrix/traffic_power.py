@@ -110,7 +110,10 @@ def system_sleep(ctx):
     except harness.HarnessError as e:
         checks.true("suspend to RAM and wake", False,
                     str(e).splitlines()[0])
-        return
+        # A guest that did not come back answers nothing more: end the
+        # cell now, not after each later step's own timeout.
+        raise harness.HarnessError("the guest did not come back from S3: "
+                                   + str(e).splitlines()[0])
     _write_config(vm, LPC_CONFIG, LPC_ACPI_WINDOW[0], lpc)
     if down:
         sh(vm, "ip link set eth0 up")
