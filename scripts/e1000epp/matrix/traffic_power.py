@@ -99,7 +99,12 @@ def system_sleep(ctx):
         harness.wait_until("the guest in S3 (QEMU run state suspended)",
                            lambda: vm.qmp.execute("query-status")
                            ["status"] == "suspended", bound, interval=0.2)
-        tlog("QEMU run state suspended; system_wakeup")
+    except harness.HarnessError as e:
+        checks.true("suspend to RAM and wake", False,
+                    str(e).splitlines()[0])
+        return
+    tlog("QEMU run state suspended; system_wakeup")
+    try:
         vm.qmp.execute("system_wakeup")
         harness.wait_until(f"the resume ({SUSPEND_EXIT!r} on the console)",
                            lambda: vm.console_text().count(SUSPEND_EXIT)
@@ -110,8 +115,9 @@ def system_sleep(ctx):
     except harness.HarnessError as e:
         checks.true("suspend to RAM and wake", False,
                     str(e).splitlines()[0])
-        # A guest that did not come back answers nothing more: end the
-        # cell now, not after each later step's own timeout.
+        # A guest that went to sleep and did not come back answers
+        # nothing more: end the cell now, not after each later step's
+        # own timeout.
         raise harness.HarnessError("the guest did not come back from S3: "
                                    + str(e).splitlines()[0])
     _write_config(vm, LPC_CONFIG, LPC_ACPI_WINDOW[0], lpc)

@@ -43,11 +43,12 @@ def test_a_vm_asked_for_the_bzimage_boots_it(tmp_path):
 
 class SleepingGuest:
     """Answers the step's commands as a guest that goes to S3 when told
-    and resumes on system_wakeup (sleeps=False: never reaches S3)."""
+    and resumes on system_wakeup (sleeps=False: never reaches S3;
+    wakes=False: never resumes, as a driver whose suspend broke it)."""
 
-    def __init__(self, console, sleeps=True):
+    def __init__(self, console, sleeps=True, wakes=True):
         self.agent = self.qmp = self
-        self.console, self.sleeps = console, sleeps
+        self.console, self.sleeps, self.wakes = console, sleeps, wakes
         self.commands, self.qmp_calls = [], []
         self.state, self.lpc = "running", LPC_AT_BOOT
 
@@ -70,7 +71,7 @@ class SleepingGuest:
 
     def execute(self, cmd, **args):
         self.qmp_calls.append(cmd)
-        if cmd == "system_wakeup":
+        if cmd == "system_wakeup" and self.wakes:
             self.state = "running"
             with self.console.open("a") as f:
                 f.write("[    6.2] PM: suspend exit\n")
@@ -115,6 +116,26 @@ def test_a_guest_that_never_sleeps_fails_the_cell(tmp_path):
         "suspend to RAM and wake: timed out after 2.0 s waiting for the "
         "guest in S3 (QEMU run state suspended)"]
     assert "system_wakeup" not in vm.qmp_calls
+
+
+def test_a_guest_that_never_resumes_ends_the_cell(tmp_path):
+    # Every later step would wait out its own timeout on a guest that
+    # answers nothing: the step ends the cell (a harness error).
+    console = tmp_path / "console.log"
+    console.write_text("")
+    vm, checks = SleepingGuest(console, wakes=False), Checks()
+    try:
+        system_sleep(_ctx(vm, "sleep", checks, tmp_path))
+    except harness.HarnessError as e:
+        assert str(e) == (
+            "the guest did not come back from S3: timed out after 2.0 s "
+            "waiting for the resume ('PM: suspend exit' on the console)")
+    else:
+        raise AssertionError("the step went on after a failed resume")
+    assert vm.qmp_calls.count("system_wakeup") == 1
+    assert checks.failures() == [
+        "suspend to RAM and wake: timed out after 2.0 s waiting for the "
+        "resume ('PM: suspend exit' on the console)"]
 
 
 def test_the_sleep_comes_between_the_two_tcp_streams(monkeypatch):
