@@ -22,14 +22,15 @@ do about each.
 
 import re
 
+from e1000epp.image.fault_injector import GUEST_PATH, MODULE
 from e1000epp.matrix import page_pools
 from e1000epp.matrix.guest_io import (LINK_TIMEOUT, carrier, ethtool_stats,
                                       interface_up, qom_get, sh)
-from e1000epp.image.fault_injector import GUEST_PATH, MODULE
 from e1000epp.vm import harness
 
 # Pattern runs of this step (offsets of the cell's run base: 1-9 are
-# the other steps', traffic_frames.ROUND_RUNS and traffic_power.HANG_RUN).
+# the traffic steps', traffic_frames.ROUND_RUNS and
+# traffic_power.HANG_RUN; 12-16 traffic_held's and traffic_moderation's).
 BUFFER_RUN, POOL_RUN = 10, 11
 FRAMES = 8
 FRAME_LEN = 256
@@ -63,8 +64,8 @@ def _rmmod(vm):
 
 def _offer(ctx, run, want_agent):
     """FRAMES pattern frames peer -> guest; waits until the device took
-    them all and the agent has want_agent; returns (agent's counters,
-    device's rx-delivered and missed/flushed over the frames)."""
+    them all and the agent has want_agent; returns (the agent's
+    counters, the device's rx-offered and rx-delivered over them)."""
     vm, cell, bound = ctx.vm, ctx.cell, ctx.bound
     names = ("rx-offered", "rx-delivered")
     d0 = {k: qom_get(vm, k) for k in names}
@@ -152,7 +153,8 @@ def pool_at_up(ctx, pools):
     checks.eq("the page pool's creation failed: the frames held for want "
               "of a buffer, dropped at the down (rx-flushed + rx-missed)",
               d1["rx-flushed"] + d1["rx-missed"], FRAMES)
-    checks.step_drops = d1
+    for k, n in d1.items():
+        checks.step_drops[k] = checks.step_drops.get(k, 0) + n
     interface_up(vm)
 
 
