@@ -132,9 +132,9 @@ void test_rx_hold_desc_stops_a_frame_until_released(void)
 {
     /*
      * 9000 + 4 bytes in 2 KB buffers: five chunks (4 x 2048 + 812).
-     * Held after two: DD without EOP on descriptors 0 and 1, RDH at 2
-     * though eight are posted, RDT writes do not move it; released,
-     * the other three follow and the last has EOP.
+     * Two more descriptors allowed, with seven posted and cached: DD
+     * without EOP on descriptors 0 and 1, RDH at 2, RDT writes do not
+     * move it; released, the other three follow and the last has EOP.
      */
     static uint8_t frame[9000];
     char list[1024];

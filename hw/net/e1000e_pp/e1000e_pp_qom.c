@@ -139,7 +139,8 @@ static const Knob knobs[] = {
                          KNOB_COUNT_RANGE },
     /* A 16 KB frame (the packet buffer's largest) in 256-byte buffers. */
     [KNOB_RX_HOLD] = { "x-rx-hold-desc", 0, 64,
-                       "an integer from 0 to 64 (buffers; 0 is off)", true },
+                       "an integer from 0 to 64 (descriptors; 0 releases)",
+                       true },
 };
 /* x-rx-error-crc, -symbol, -data, -oversize share one entry. */
 static const Knob rx_error_knob = { NULL, 0, UINT32_MAX, KNOB_COUNT_RANGE };

@@ -194,7 +194,8 @@ FAMILIES = {f.name: f for f in (
            "the driver, every bad frame verified and dropped by the stack "
            "(matrix/traffic_checksum.py)"),
     Family("holdtail", [],
-           "an MTU-sized frame stopped after 2 buffers (x-rx-hold-desc): "
+           "an MTU-sized frame stopped after 2 descriptors "
+           "(x-rx-hold-desc): "
            "a driver whose frames span descriptors keeps the half frame "
            "when the interface goes down; the ring clean must free it "
            "with its pages, and no stale start may join the next frame "

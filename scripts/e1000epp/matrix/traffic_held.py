@@ -2,16 +2,17 @@
 """The held-tail step (the holdtail cells): a frame half received when
 the driver takes the interface down.
 
-The device stops one MTU-sized frame after HOLD buffers (x-rx-hold-desc),
-those written back without EOP, the rest held on the chip. A driver
+With the ring idle, the device is let use HOLD more descriptors
+(x-rx-hold-desc), then holds: one MTU-sized frame sent then stops after
+HOLD, those written back without EOP, the rest on the chip. A driver
 whose frames span descriptors (the page-pool design's 2 KB chunks)
 cleans the HOLD descriptors in its poll, keeps the frame's start
 (e1000e's rx_skb_top) and posts HOLD new buffers: RDT moves by HOLD
-too. Then the interface goes down: the ring clean must
-free the half frame with its pages (its page pool destroyed with every
-page back), and after the up no stale start may join the next frame
-(the traffic steps after this one). The device flushes the held rest
-at the down (rx-flushed 1).
+too. Then the interface goes down: the ring clean must free the half
+frame with its pages (its page pool destroyed with every page back),
+and after the up no stale start may join the next frame (the traffic
+steps after this one). The device flushes the held rest at the down
+(rx-flushed 1).
 
 A driver whose buffers take the whole frame (Debian's packet split
 above MTU 1500) is not held: the frame must simply arrive, and the

@@ -64,6 +64,12 @@ typedef struct E1000EPPRxCache {
     unsigned head, count;    /* FIFO of entries; head is the one at RDH */
     unsigned dsz;            /* entry size, from the format at the fetch */
     bool fetch_pending;      /* the tail moved: fetch in the next step */
+    /*
+     * The x-rx-hold-desc knob (rxcache.c): descriptors it still lets a
+     * fetch add, and fetched ones it keeps out of use (they follow the
+     * visible entries) until it is released. Not migrated, as no knob is.
+     */
+    unsigned hold_left, hidden;
 } E1000EPPRxCache;
 
 /*

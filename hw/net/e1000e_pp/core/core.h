@@ -117,9 +117,9 @@ typedef struct E1000EPPConfig {
      */
     uint32_t rx_fetch_limit;
     /*
-     * Test knob, 0 = off: a frame in one-buffer descriptors stops after
-     * this many buffers, as if the ring ran dry there, until it is 0
-     * again: a frame half received when the driver tears its ring down.
+     * Test knob, 0 = off: the Rx engine uses this many more descriptors,
+     * then holds as if the ring ran dry, until it is 0 again: a frame
+     * half received when the driver tears its ring down (rxcache.c).
      */
     uint32_t rx_hold_desc;
 } E1000EPPConfig;
@@ -248,7 +248,7 @@ void e1000e_pp_knob_link_drop(E1000EPPCore *c, uint32_t ms);
 void e1000e_pp_knob_wake(E1000EPPCore *c, uint32_t cause);
 /* At most n Rx descriptors per fetch, fetched on RDT writes only (0: off) */
 void e1000e_pp_knob_rx_fetch_limit(E1000EPPCore *c, uint32_t n);
-/* Frames stop after n buffers of one-buffer descriptors (0: go on) */
+/* The Rx engine holds after n more descriptors (0: goes on) */
 void e1000e_pp_knob_rx_hold_desc(E1000EPPCore *c, uint32_t n);
 /*
  * The next n Rx data writes (one per buffer) are rejected as an IOMMU

@@ -11,6 +11,7 @@
 #include "knobs.h"
 #include "log.h"
 #include "phy.h"
+#include "rxcache.h"
 #include "settle.h"
 #include "wake.h"
 #include "work.h"
@@ -74,9 +75,9 @@ void e1000e_pp_knob_rx_fetch_limit(E1000EPPCore *c, uint32_t n)
 
 void e1000e_pp_knob_rx_hold_desc(E1000EPPCore *c, uint32_t n)
 {
-    /* A frame held part-way goes on (or stops) at the next drain. */
+    /* A frame held part-way goes on at the next drain once released. */
     e1000e_pp_begin(c);
-    c->cfg.rx_hold_desc = n;
+    e1000e_pp_rxcache_hold(c, n);
     e1000e_pp_event(c, "knob-rx-hold-desc", RDH, n);
     e1000e_pp_schedule(c, WORK_RX);
     e1000e_pp_leave(c);

@@ -18,6 +18,7 @@
 #include "errinj.h"
 #include "eth.h"
 #include "intr.h"
+#include "log.h"
 #include "moderation.h"
 #include "pause.h"
 #include "phy.h"
@@ -111,6 +112,17 @@ static void rx_moved(E1000EPPCore *c, bool complete)
     }
 }
 
+/*
+ * A frame left part-way, some of it moved this time: under the
+ * x-rx-hold-desc knob that is the hold (rxcache.c), listed with RDH.
+ */
+static void rx_stopped(E1000EPPCore *c)
+{
+    if (c->cfg.rx_hold_desc) {
+        e1000e_pp_event(c, "rx-held", RDH, REG(c, RDH));
+    }
+}
+
 void e1000e_pp_rx_drain(E1000EPPCore *c)
 {
     E1000EPPRxCache *rc = &c->arch.rxcache;
@@ -144,6 +156,9 @@ void e1000e_pp_rx_drain(E1000EPPCore *c)
             rx_moved(c, complete);      /* a dry ring moved nothing */
         }
         if (!complete) {
+            if (REG(c, RDH) != rdh) {
+                rx_stopped(c);
+            }
             rx_trace(c, fr.len, 0, "ring dry part-way, rest waits");
             break;
         }
@@ -297,6 +312,9 @@ static bool rx_accept(E1000EPPCore *c, const uint8_t *frame, size_t len,
         rx_trace(c, len, needed, complete ? "delivered" : "part moved");
         if (complete) {
             return true;
+        }
+        if (done) {
+            rx_stopped(c);
         }
         e1000e_pp_pktbuf_push(c, &fr, wire_len, done);
         return true;

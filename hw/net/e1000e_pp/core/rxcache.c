@@ -25,6 +25,13 @@
  * to N and keeps only point 1, so the ring runs dry after exactly N
  * descriptors until RDT is written again.
  *
+ * The x-rx-hold-desc knob (config.rx_hold_desc = K) lets the engine use
+ * K more descriptors, then none until it is 0 again: of what is cached
+ * the first K stay in use, the rest wait behind them, and fetches add
+ * only what is left of K. A frame in progress then stops where a ring
+ * run dry would stop it, and goes on when the knob is released. Only
+ * the knob's own entry point and fetches look at it: frames pay nothing.
+ *
  * A tail written backwards drops what it no longer covers from the
  * cache (when the engine next looks). A fetch that fails (no
  * completion) caches nothing; it is listed as a DMA fault and tried
@@ -72,6 +79,26 @@ uint32_t e1000e_pp_rx_ring_free(E1000EPPCore *c)
 void e1000e_pp_rxcache_clear(E1000EPPCore *c)
 {
     c->arch.rxcache.head = c->arch.rxcache.count = 0;
+    c->arch.rxcache.hidden = 0;
+}
+
+/* x-rx-hold-desc: K more descriptors (n), or all again (0). */
+void e1000e_pp_rxcache_hold(E1000EPPCore *c, uint32_t n)
+{
+    E1000EPPRxCache *rc = &c->arch.rxcache;
+    unsigned cached = rc->count + rc->hidden;
+
+    c->cfg.rx_hold_desc = n;
+    if (!n) {
+        /* A tail moved back meanwhile is applied at the next look. */
+        rc->count = cached;
+        rc->hidden = 0;
+        rc->hold_left = 0;
+        return;
+    }
+    rc->count = cached < n ? cached : n;
+    rc->hidden = cached - rc->count;
+    rc->hold_left = n - rc->count;
 }
 
 /* The ring is set up again: forget what was fetched and posted. */
@@ -145,6 +172,12 @@ static void fetch(E1000EPPCore *c, unsigned want)
     k = host - rc->count;
     k = k < room - rc->count ? k : room - rc->count;
     k = k < want ? k : want;
+    if (c->cfg.rx_hold_desc) {
+        k = k < rc->hold_left ? k : rc->hold_left;
+        if (!k) {
+            return;
+        }
+    }
     if (!rc->count) {
         rc->head = 0;
         rc->dsz = dsz;
@@ -177,6 +210,9 @@ static void fetch(E1000EPPCore *c, unsigned want)
         slot = slot + 1 == n / du ? 0 : slot + 1;
     }
     rc->count += k;
+    if (c->cfg.rx_hold_desc) {
+        rc->hold_left -= k;
+    }
 }
 
 /*

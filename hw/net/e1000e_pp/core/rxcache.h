@@ -11,6 +11,7 @@
 /* rxcache.c: the on-chip descriptor cache and the ring pointers */
 uint32_t e1000e_pp_rx_ring_free(E1000EPPCore *c);
 void e1000e_pp_rxcache_clear(E1000EPPCore *c);
+void e1000e_pp_rxcache_hold(E1000EPPCore *c, uint32_t n);
 void e1000e_pp_rxcache_ring_set(E1000EPPCore *c, uint32_t off, uint32_t val,
                                 uint32_t old);
 void e1000e_pp_rdh_write(E1000EPPCore *c, uint32_t off, uint32_t val,

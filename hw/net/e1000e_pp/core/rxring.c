@@ -299,18 +299,6 @@ static void null_descriptor(E1000EPPCore *c, RxFormat f, uint8_t *d,
     e1000e_pp_rxcache_pop(c);
 }
 
-/*
- * The x-rx-hold-desc knob: after that many buffers (done bytes of
- * bsize each) the frame stops, its buffers so far written back without
- * EOP, as a ring run dry there would leave it.
- */
-static bool rx_held(E1000EPPCore *c, uint32_t done, size_t bsize)
-{
-    uint32_t k = c->cfg.rx_hold_desc;
-
-    return k && done >= (uint64_t)k * bsize;
-}
-
 /* Legacy and extended: a buffer per descriptor, EOP on the last. */
 static bool move_chained(E1000EPPCore *c, RxFormat f, const RxFrame *fr,
                          uint32_t *done)
@@ -326,7 +314,7 @@ static bool move_chained(E1000EPPCore *c, RxFormat f, const RxFrame *fr,
         uint64_t addr;
         bool eop;
 
-        if (!d || rx_held(c, *done, bsize)) {
+        if (!d) {
             return false;       /* dry: the rest waits for RDT */
         }
         addr = get_le64(d);
@@ -345,9 +333,6 @@ static bool move_chained(E1000EPPCore *c, RxFormat f, const RxFrame *fr,
         wb_put(c, d, 16, threshold);
         e1000e_pp_rxcache_pop(c);
         *done += chunk;
-        if (!eop && rx_held(c, *done, bsize)) {
-            e1000e_pp_event(c, "rx-held", RDH, REG(c, RDH));
-        }
     }
     return *done == fr->len;
 }
