@@ -12,6 +12,7 @@ tree a user kernel was prepared with (--kernel-tree, --modules DIR's
 build/). Built once per kernel and source.
 """
 
+import fcntl
 import hashlib
 import json
 import os
@@ -85,7 +86,17 @@ def build(headers, out_dir, log):
 
 
 def guest_with_injector(guest_dir, log=print):
-    """A guest directory: guest_dir's plus the injector at GUEST_PATH."""
+    """A guest directory: guest_dir's plus the injector at GUEST_PATH.
+    One process at a time builds it (runs and campaign shards started
+    together share it)."""
+    os.makedirs(user_kernel.GUESTS_DIR, exist_ok=True)
+    with open(os.path.join(user_kernel.GUESTS_DIR, ".inject.lock"),
+              "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _guest_with_injector(guest_dir, log)
+
+
+def _guest_with_injector(guest_dir, log):
     manifest = _read_json(os.path.join(guest_dir, "manifest.json"))
     release = (manifest.get("kernel") or {}).get("release")
     if not release:

@@ -90,3 +90,38 @@ def test_only_allocation_failure_cells_ask_for_the_injector():
              if c.family and c.family.inject]
     assert named == ["mtu1500-strip-msix-noiommu-allocfail",
                      "mtu9000-keep-intx-noiommu-allocfail"]
+
+
+def test_two_runs_at_once_build_the_injector_once(tmp_path, monkeypatch):
+    # Campaign shards started together ask for the same guest: one
+    # builds, the other waits and takes what it built.
+    import threading
+    import time
+    from e1000epp.image import user_kernel
+    base = tmp_path / "base"
+    base.mkdir()
+    (base / "initrd.img").write_bytes(b"\x1f\x8b" + b"z" * 14)
+    (base / "manifest.json").write_text(json.dumps(
+        {"kernel": {"release": "6.1.0-57-amd64"}, "inputs_key": "k"}))
+    monkeypatch.setattr(user_kernel, "GUESTS_DIR", str(tmp_path / "guests"))
+    monkeypatch.setattr(fault_injector, "headers_for",
+                        lambda d, rel, log: "/usr/src/headers")
+    builds = []
+
+    def build(headers, out_dir, log):
+        builds.append(out_dir)
+        time.sleep(0.3)
+        ko = tmp_path / f"built{len(builds)}.ko"
+        ko.write_bytes(b"\x7fELF")
+        return str(ko)
+    monkeypatch.setattr(fault_injector, "build", build)
+    got = []
+    threads = [threading.Thread(target=lambda: got.append(
+        fault_injector.guest_with_injector(str(base), log=lambda m: None)))
+        for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(builds) == 1
+    assert got[0] == got[1] == builds[0]
