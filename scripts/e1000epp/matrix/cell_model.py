@@ -447,6 +447,7 @@ def mutate_matrix():
     return reduced_matrix() + [Cell(1500, family="allocfail"),
                                Cell(9000, family="holdtail"),
                                Cell(9000, "strip", "msi", family="itr"),
+                               Cell(9000, "keep", "intx", family="itr"),
                                Cell(9000, "rxfcs", "msi", family="itr")] + \
         extra
 

@@ -42,6 +42,9 @@ PARAMS = f"/sys/module/{MODULE}/parameters"
 COUNTER = "alloc_rx_buff_failed"
 # A kernel log line at KERN_ERR or above (busybox `dmesg -r`: "<3>...").
 _URGENT = re.compile(r"^<([0-3])>")
+# ENOMEM printed without its sign, as a number of its own (not part of
+# a PCI address, a time or another number), after the line's time.
+_ERRNO_UNSIGNED = re.compile(rf"(?<![-\w.:]){ENOMEM}(?![\w.:])")
 
 
 def holds_libeth(vm):
@@ -145,6 +148,11 @@ def pool_at_up(ctx, pools):
     checks.true("the page pool's creation failed: the driver says so in "
                 "the kernel log (a line at KERN_ERR or above)", said,
                 said[0] if said else "no such line: " + "; ".join(new[-3:]))
+    unsigned = [ln for ln in said
+                if _ERRNO_UNSIGNED.search(ln.split("] ", 1)[-1])]
+    checks.true(f"the page pool's creation failed: an error code the "
+                f"driver logs is the one it got, -{ENOMEM} (-ENOMEM)",
+                not unsigned, "; ".join(unsigned) or "none other")
     checks.eq("the page pool's creation failed: pattern frames the device "
               "wrote to the ring (none: no buffer is posted) and the "
               "agent got", (dev["rx-delivered"], got.get("good")), (0, 0))
