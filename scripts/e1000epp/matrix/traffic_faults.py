@@ -30,7 +30,8 @@ from e1000epp.vm import harness
 
 # Pattern runs of this step (offsets of the cell's run base: 1-9 are
 # the traffic steps', traffic_frames.ROUND_RUNS and
-# traffic_power.HANG_RUN; 12-16 traffic_held's and traffic_moderation's).
+# traffic_power.HANG_RUN; 12 traffic_held's, 13-15 and 0
+# traffic_moderation's).
 BUFFER_RUN, POOL_RUN = 10, 11
 FRAMES = 8
 FRAME_LEN = 256

@@ -53,9 +53,9 @@ LOW_CLIMB = (434, 279, 205, 195)
 EDGE = 6000
 SMALL = 60
 SMALL_FRAMES = 4
-# Pattern runs of this step (offsets of the cell's run base; 1-12 are
-# the other steps').
-TX_RUN, RX_RUN, EDGE_RUN, UNDER_RUN = 13, 14, 15, 16
+# Pattern runs of this step (offsets of the cell's run base, 0-15:
+# 1-12 are the other steps', 16 the next cell's base).
+TX_RUN, RX_RUN, EDGE_RUN, UNDER_RUN = 13, 14, 15, 0
 # After the frames of a step, for the polls they cause to have run.
 SETTLE_S = 0.5
 
